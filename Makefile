@@ -1,0 +1,50 @@
+# tavlei: every target sets up PyTorch 2.13.0 (for libtorch) on first use, then builds with it.
+# The venv lives outside the checkout so fresh clones (and CI) reuse it. Override with TAVLEI_VENV.
+
+TORCH_VERSION := 2.13.0
+TAVLEI_VENV ?= $(HOME)/.cache/tavlei/torch-$(TORCH_VERSION)
+TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-installed
+
+# torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it.
+export LIBTORCH_USE_PYTORCH := 1
+export PATH := $(TAVLEI_VENV)/bin:$(PATH)
+
+CARGO ?= cargo
+RUN_ARGS ?=
+
+.PHONY: all setup build test run bench fmt clippy clean-venv env
+
+all: build
+
+setup: $(TORCH_STAMP)
+
+$(TORCH_STAMP):
+	@echo "tavlei: installing PyTorch $(TORCH_VERSION) into $(TAVLEI_VENV) (once, about 2 minutes, 4.7 GB)"
+	python3 -m venv $(TAVLEI_VENV)
+	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check torch==$(TORCH_VERSION)
+	touch $@
+
+build: setup
+	$(CARGO) build --release
+
+test: setup
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) test
+
+run: build
+	./target/release/tavlei demo $(RUN_ARGS)
+
+bench: setup
+	$(CARGO) bench
+
+fmt:
+	$(CARGO) fmt
+
+# Prints the exports that let plain `cargo build/test/run` work in your shell: eval "$(make -s env)"
+env:
+	@echo 'export LIBTORCH_USE_PYTORCH=1'
+	@echo 'export PATH=$(TAVLEI_VENV)/bin:$$PATH'
+
+clean-venv:
+	rm -rf $(TAVLEI_VENV)

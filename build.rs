@@ -1,0 +1,40 @@
+//! Lets every binary built from this crate find libtorch at run time without `LD_LIBRARY_PATH`,
+//! and links the CUDA half of libtorch when the installed torch has one.
+use std::path::PathBuf;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=LIBTORCH");
+    println!("cargo:rerun-if-env-changed=LIBTORCH_USE_PYTORCH");
+    println!("cargo:rerun-if-env-changed=PATH");
+    let Some(lib_dir) = torch_lib_dir() else {
+        println!("cargo:warning=libtorch not located: the binary will need LD_LIBRARY_PATH");
+        return;
+    };
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
+    // Rust links with --as-needed, which would drop libtorch_cuda (nothing references it by
+    // symbol) and leave CUDA invisible on a GPU machine: force it in when present.
+    let cuda = lib_dir.join("libtorch_cuda.so");
+    if cuda.exists() {
+        println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
+        println!("cargo:rustc-link-arg={}", cuda.display());
+        println!("cargo:rustc-link-arg=-Wl,--as-needed");
+    }
+}
+
+/// The `lib` folder of libtorch: from `LIBTORCH`, else from the Python torch package.
+fn torch_lib_dir() -> Option<PathBuf> {
+    if let Ok(root) = std::env::var("LIBTORCH") {
+        return Some(PathBuf::from(root).join("lib"));
+    }
+    let python = std::env::var("PYTHON_SYS_EXECUTABLE").unwrap_or_else(|_| "python3".into());
+    let out = Command::new(python)
+        .args(["-c", "import torch, os; print(os.path.dirname(torch.__file__))"])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let root = String::from_utf8(out.stdout).ok()?;
+    Some(PathBuf::from(root.trim()).join("lib"))
+}

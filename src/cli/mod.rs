@@ -1,0 +1,62 @@
+//! Subcommands: thin adapters that parse arguments, call the library and print results.
+
+mod demo;
+mod info;
+mod perft;
+mod random;
+mod replay;
+mod rules;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "tavlei", version, about = "Self-play, training and balance measurement for tafl games")]
+struct Cli {
+    /// More log output (-v info, -vv debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the preset variants or show one.
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
+    /// Count move sequences to a depth (checks the move generator).
+    Perft(perft::PerftArgs),
+    /// Uniformly random playouts: outcome shares and engine speed.
+    Random(random::RandomArgs),
+    /// Check recorded games move by move.
+    Replay(replay::ReplayArgs),
+    /// Version, libtorch and the device networks would run on.
+    Info(info::InfoArgs),
+    /// The end-to-end demonstration that `make run` starts.
+    Demo(demo::DemoArgs),
+}
+
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    match cli.command {
+        Command::Rules(cmd) => rules::run(cmd),
+        Command::Perft(args) => perft::run(args),
+        Command::Random(args) => random::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Demo(args) => demo::run(args),
+        Command::Info(args) => info::run(args),
+    }
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}

@@ -1,0 +1,42 @@
+//! `tavlei perft VARIANT DEPTH [--position OTN] [--to-move SIDE]`.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::Args;
+use tavlei::rules::notation::{parse_otn, parse_side};
+use tavlei::rules::perft::perft;
+use tavlei::rules::{Position, Variant};
+
+#[derive(Args)]
+pub struct PerftArgs {
+    /// A preset name or a path to a variant file.
+    variant: String,
+    /// Plies to count.
+    depth: u32,
+    /// Start from this OTN position instead of the variant's start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Side to move in `--position` (default: the variant's first mover).
+    #[arg(long)]
+    to_move: Option<String>,
+}
+
+pub fn run(args: PerftArgs) -> Result<()> {
+    let v = Variant::load(&args.variant)?;
+    let side = match &args.to_move {
+        Some(s) => parse_side(s)?,
+        None => v.rules.movement.first,
+    };
+    let pos = match &args.position {
+        Some(otn) => parse_otn(&v, otn, side)?,
+        None => Position::start(&v),
+    };
+    for depth in 1..=args.depth {
+        let t = Instant::now();
+        let n = perft(&pos, depth);
+        let s = t.elapsed().as_secs_f64();
+        println!("perft({depth}) = {n:<14} {:>8.3} s  {:>12.0} nodes/s", s, n as f64 / s.max(1e-9));
+    }
+    Ok(())
+}

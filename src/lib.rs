@@ -1,0 +1,7 @@
+//! tavlei: a research toolkit for the tafl family of board games.
+//!
+//! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
+//! then search, self-play, data, training and evaluation.
+
+pub mod rules;
+pub mod nn;

@@ -1,0 +1,3 @@
+//! The policy-value network and its devices (libtorch through `tch`).
+
+pub mod device;

@@ -1,0 +1,87 @@
+//! Uniformly random playouts: the unit of the engine's speed, and a first (weak) look at a
+//! variant's balance.
+
+use rand::Rng;
+
+use super::moves::Move;
+use super::outcome::{Outcome, Reason};
+use super::piece::Side;
+use super::position::Position;
+
+/// One random game from `start`, reusing `moves` as the move buffer.
+pub struct PlayoutResult {
+    pub outcome: Outcome,
+    pub plies: u32,
+    /// Legal moves generated over the game (the list is generated in full at every ply).
+    pub legal_moves: u64,
+}
+
+pub fn random_playout<R: Rng>(start: &Position, rng: &mut R, moves: &mut Vec<Move>) -> PlayoutResult {
+    let mut pos = start.clone();
+    let mut plies = 0;
+    let mut legal_moves = 0u64;
+    loop {
+        if pos.needs_roll() {
+            pos.set_roll(rng.random_range(1..=6));
+        }
+        pos.legal_moves(moves);
+        if moves.is_empty() {
+            let outcome = pos.status().unwrap_or_else(|| pos.no_moves_outcome());
+            return PlayoutResult { outcome, plies, legal_moves };
+        }
+        legal_moves += moves.len() as u64;
+        let mv = moves[rng.random_range(0..moves.len())];
+        pos.play_unchecked(mv);
+        plies += 1;
+    }
+}
+
+/// Totals over many playouts.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct PlayoutStats {
+    pub games: u64,
+    pub plies: u64,
+    pub legal_moves: u64,
+    pub attacker_wins: u64,
+    pub defender_wins: u64,
+    pub draws: u64,
+    /// Games per end reason, in `Reason::ALL` order.
+    pub reasons: Vec<(String, u64)>,
+    pub lengths: Vec<u32>,
+}
+
+impl PlayoutStats {
+    pub fn record(&mut self, result: &PlayoutResult) {
+        if self.reasons.is_empty() {
+            self.reasons = Reason::ALL.iter().map(|r| (r.name().to_string(), 0)).collect();
+        }
+        self.games += 1;
+        self.plies += result.plies as u64;
+        self.legal_moves += result.legal_moves;
+        match result.outcome.winner {
+            Some(Side::Attackers) => self.attacker_wins += 1,
+            Some(Side::Defenders) => self.defender_wins += 1,
+            None => self.draws += 1,
+        }
+        let index = Reason::ALL.iter().position(|&r| r == result.outcome.reason).unwrap_or(0);
+        self.reasons[index].1 += 1;
+        self.lengths.push(result.plies);
+    }
+
+    pub fn mean_length(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        self.plies as f64 / self.games as f64
+    }
+
+    pub fn median_length(&self) -> f64 {
+        let mut sorted = self.lengths.clone();
+        sorted.sort_unstable();
+        match sorted.len() {
+            0 => 0.0,
+            n if n % 2 == 1 => sorted[n / 2] as f64,
+            n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
+        }
+    }
+}
