@@ -3,5 +3,5 @@
 //! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
 //! then search, self-play, data, training and evaluation.
 
-pub mod rules;
 pub mod nn;
+pub mod rules;

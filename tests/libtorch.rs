@@ -10,14 +10,37 @@ fn tiny_conv_net_learns_fixed_data() {
     let vs = nn::VarStore::new(Device::Cpu);
     let root = vs.root();
     let net = nn::seq()
-        .add(nn::conv2d(&root / "c1", 4, 8, 3, nn::ConvConfig { padding: 1, ..Default::default() }))
+        .add(nn::conv2d(
+            &root / "c1",
+            4,
+            8,
+            3,
+            nn::ConvConfig {
+                padding: 1,
+                ..Default::default()
+            },
+        ))
         .add_fn(|x| x.relu())
-        .add(nn::conv2d(&root / "c2", 8, 1, 3, nn::ConvConfig { padding: 1, ..Default::default() }))
+        .add(nn::conv2d(
+            &root / "c2",
+            8,
+            1,
+            3,
+            nn::ConvConfig {
+                padding: 1,
+                ..Default::default()
+            },
+        ))
         .add_fn(|x| x.mean_dim(&[1i64, 2, 3][..], false, Kind::Float));
     let inputs = Tensor::randn([32, 4, 7, 7], (Kind::Float, Device::Cpu));
-    let targets = inputs.mean_dim(&[1i64, 2, 3][..], false, Kind::Float).tanh();
+    let targets = inputs
+        .mean_dim(&[1i64, 2, 3][..], false, Kind::Float)
+        .tanh();
     let mut opt = nn::Adam::default().build(&vs, 1e-2).expect("optimizer");
-    let loss_of = |net: &nn::Sequential| net.forward(&inputs).mse_loss(&targets, tch::Reduction::Mean);
+    let loss_of = |net: &nn::Sequential| {
+        net.forward(&inputs)
+            .mse_loss(&targets, tch::Reduction::Mean)
+    };
     let first = loss_of(&net).double_value(&[]);
     for _ in 0..30 {
         opt.backward_step(&loss_of(&net));

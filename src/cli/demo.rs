@@ -18,7 +18,12 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: DemoArgs) -> Result<()> {
-    println!("tavlei demo: {} random games of each of the {} preset variants (seed {})\n", args.games, PRESET_NAMES.len(), args.seed);
+    println!(
+        "tavlei demo: {} random games of each of the {} preset variants (seed {})\n",
+        args.games,
+        PRESET_NAMES.len(),
+        args.seed
+    );
     let mut rows = Vec::new();
     for name in PRESET_NAMES {
         let v = Variant::load(name)?;
@@ -28,7 +33,10 @@ pub fn run(args: DemoArgs) -> Result<()> {
         bar.finish_and_clear();
         rows.push((v, stats, seconds));
     }
-    println!("{:<20} {:>5} {:>7} {:>7} {:>7} {:>8} {:>11} {:>13}", "variant", "size", "att %", "def %", "draw %", "plies", "plies/s", "moves/s");
+    println!(
+        "{:<20} {:>5} {:>7} {:>7} {:>7} {:>8} {:>11} {:>13}",
+        "variant", "size", "att %", "def %", "draw %", "plies", "plies/s", "moves/s"
+    );
     for (v, s, seconds) in &rows {
         let share = |n: u64| 100.0 * n as f64 / s.games.max(1) as f64;
         println!(
@@ -43,8 +51,12 @@ pub fn run(args: DemoArgs) -> Result<()> {
             s.legal_moves as f64 / seconds,
         );
     }
-    println!("\nRandom play is far from balanced play: these shares say how the rules treat a blind");
-    println!("player, not who a skilled one favours. Balance between trained players comes with the");
+    println!(
+        "\nRandom play is far from balanced play: these shares say how the rules treat a blind"
+    );
+    println!(
+        "player, not who a skilled one favours. Balance between trained players comes with the"
+    );
     println!("self-play and evaluation stages.");
     Ok(())
 }

@@ -13,7 +13,11 @@ pub struct InfoArgs {
 
 pub fn run(args: InfoArgs) -> Result<()> {
     println!("tavlei {}", env!("CARGO_PKG_VERSION"));
-    println!("libtorch: CUDA available: {}, CUDA devices: {}", tch::Cuda::is_available(), tch::Cuda::device_count());
+    println!(
+        "libtorch: CUDA available: {}, CUDA devices: {}",
+        tch::Cuda::is_available(),
+        tch::Cuda::device_count()
+    );
     println!("device for networks: {:?}", args.device.resolve()?);
     println!("presets: {}", tavlei::rules::presets::PRESET_NAMES.len());
     Ok(())

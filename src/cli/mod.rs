@@ -11,7 +11,11 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "tavlei", version, about = "Self-play, training and balance measurement for tafl games")]
+#[command(
+    name = "tavlei",
+    version,
+    about = "Self-play, training and balance measurement for tafl games"
+)]
 struct Cli {
     /// More log output (-v info, -vv debug); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -58,5 +62,8 @@ fn init_logging(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
 }

@@ -36,7 +36,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
         let t = Instant::now();
         let n = perft(&pos, depth);
         let s = t.elapsed().as_secs_f64();
-        println!("perft({depth}) = {n:<14} {:>8.3} s  {:>12.0} nodes/s", s, n as f64 / s.max(1e-9));
+        println!(
+            "perft({depth}) = {n:<14} {:>8.3} s  {:>12.0} nodes/s",
+            s,
+            n as f64 / s.max(1e-9)
+        );
     }
     Ok(())
 }

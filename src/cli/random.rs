@@ -2,12 +2,13 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tavlei::rules::playout::{random_playout, PlayoutStats};
+use tavlei::rules::notation::game_record;
+use tavlei::rules::playout::{random_game_record, random_playout, PlayoutStats};
 use tavlei::rules::{Position, Variant};
 
 #[derive(Args)]
@@ -21,6 +22,9 @@ pub struct RandomArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// Also write every game as an OTN record (tags and a move line `replay` reads) to FILE.
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
 }
 
 /// Plays `games` random games from `start`, advancing `bar`; returns the totals and seconds.
@@ -42,24 +46,47 @@ pub fn progress_bar(len: u64, hidden: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(len);
     bar.set_style(
-        ProgressStyle::with_template("{prefix:>14} [{bar:30}] {pos}/{len} games {per_sec} eta {eta}")
-            .expect("valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix:>14} [{bar:30}] {pos}/{len} games {per_sec} eta {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
     );
     bar
+}
+
+/// The same games as the statistics (same seed), written as records; atomically.
+fn write_records(v: &Variant, start: &Position, games: u64, seed: u64, path: &std::path::Path) -> Result<()> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut text = String::new();
+    for game in 0..games {
+        let (moves, outcome) = random_game_record(start, &mut rng);
+        text += &format!("# game {game}\n");
+        text += &game_record(v, &moves, Some(outcome));
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    Ok(())
 }
 
 pub fn run(args: RandomArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
     let start = Position::start(&v);
+    if let Some(path) = &args.record {
+        write_records(&v, &start, args.games, args.seed, path)?;
+    }
     let bar = progress_bar(args.games, args.json);
     let (stats, seconds) = playouts(&start, args.games, args.seed, &bar);
     bar.finish_and_clear();
     let plies_per_s = stats.plies as f64 / seconds.max(1e-9);
     let moves_per_s = stats.legal_moves as f64 / seconds.max(1e-9);
     if args.json {
-        let reasons: serde_json::Map<String, serde_json::Value> =
-            stats.reasons.iter().map(|(k, n)| (k.clone(), (*n).into())).collect();
+        let reasons: serde_json::Map<String, serde_json::Value> = stats
+            .reasons
+            .iter()
+            .map(|(k, n)| (k.clone(), (*n).into()))
+            .collect();
         let out = serde_json::json!({
             "variant": v.name(),
             "seed": args.seed,
@@ -80,7 +107,10 @@ pub fn run(args: RandomArgs) -> Result<()> {
         return Ok(());
     }
     let share = |n: u64| 100.0 * n as f64 / stats.games.max(1) as f64;
-    println!("{} random games of {} (seed {})", stats.games, v.rules.title, args.seed);
+    println!(
+        "{} random games of {} (seed {})",
+        stats.games, v.rules.title, args.seed
+    );
     println!(
         "  attackers {:5.1} %   defenders {:5.1} %   draws {:5.1} %",
         share(stats.attacker_wins),
@@ -91,8 +121,15 @@ pub fn run(args: RandomArgs) -> Result<()> {
     for (reason, n) in stats.reasons.iter().filter(|(_, n)| *n > 0) {
         println!("    {reason:<16} {n:>8}  {:5.1} %", share(*n));
     }
-    let (min, max) = (stats.lengths.iter().min().unwrap_or(&0), stats.lengths.iter().max().unwrap_or(&0));
-    println!("  length: mean {:.1}, median {:.1}, min {min}, max {max} plies", stats.mean_length(), stats.median_length());
+    let (min, max) = (
+        stats.lengths.iter().min().unwrap_or(&0),
+        stats.lengths.iter().max().unwrap_or(&0),
+    );
+    println!(
+        "  length: mean {:.1}, median {:.1}, min {min}, max {max} plies",
+        stats.mean_length(),
+        stats.median_length()
+    );
     println!("  speed: {plies_per_s:.0} plies/s, {moves_per_s:.0} legal moves/s ({seconds:.2} s, one thread)");
     Ok(())
 }

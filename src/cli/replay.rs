@@ -69,12 +69,17 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     let text = match args.file.as_deref() {
         None | Some("-") => {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).context("reading standard input")?;
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("reading standard input")?;
             s
         }
         Some(path) => std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
     };
-    let games = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['));
+    let games = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with('['));
     for (index, line) in games.enumerate() {
         let report = replay_game(index, &start, line);
         if args.json {
@@ -102,7 +107,9 @@ fn replay_game(game: usize, start: &Position, line: &str) -> GameReport {
         final_position: String::new(),
     };
     // move numbers (`12.`) are skipped; `timeout` ends the record without a result
-    let tokens = line.split_whitespace().filter(|t| !t.ends_with('.') || t.contains('-'));
+    let tokens = line
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') || t.contains('-'));
     for token in tokens {
         if token == "timeout" {
             break;
@@ -112,7 +119,9 @@ fn replay_game(game: usize, start: &Position, line: &str) -> GameReport {
         }
         let ply = report.plies;
         let (roll, move_text) = match token.split_once(':') {
-            Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => (r.parse::<u8>().ok(), m),
+            Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => {
+                (r.parse::<u8>().ok(), m)
+            }
             _ => (None, token),
         };
         if pos.needs_roll() {
@@ -123,11 +132,16 @@ fn replay_game(game: usize, start: &Position, line: &str) -> GameReport {
             Ok(p) => p,
             Err(e) => {
                 let reason = match e {
-                    RulesError::IllegalMove { reason, .. } | RulesError::MoveSyntax { reason, .. } => reason,
+                    RulesError::IllegalMove { reason, .. }
+                    | RulesError::MoveSyntax { reason, .. } => reason,
                     other => other.to_string(),
                 };
                 report.legal = false;
-                report.illegal = Some(Illegal { ply, mv: token.to_string(), reason });
+                report.illegal = Some(Illegal {
+                    ply,
+                    mv: token.to_string(),
+                    reason,
+                });
                 break;
             }
         };
@@ -137,14 +151,30 @@ fn replay_game(game: usize, start: &Position, line: &str) -> GameReport {
         report.plies += 1;
         // the king's capture shows in the outcome, not as a capture marker
         let king_taken = king_before.filter(|_| pos.king().is_none());
-        let mut actual: Vec<Square> = captured.into_iter().filter(|&sq| Some(sq) != king_taken).collect();
+        let mut actual: Vec<Square> = captured
+            .into_iter()
+            .filter(|&sq| Some(sq) != king_taken)
+            .collect();
         actual.sort_unstable();
-        let names = |squares: &[Square]| squares.iter().map(|&sq| square_name(sq, size)).collect::<Vec<_>>();
+        let names = |squares: &[Square]| {
+            squares
+                .iter()
+                .map(|&sq| square_name(sq, size))
+                .collect::<Vec<_>>()
+        };
         if !parsed.captures.is_empty() {
-            let mut expected: Vec<Square> = parsed.captures.into_iter().filter(|&sq| Some(sq) != king_taken).collect();
+            let mut expected: Vec<Square> = parsed
+                .captures
+                .into_iter()
+                .filter(|&sq| Some(sq) != king_taken)
+                .collect();
             expected.sort_unstable();
             if expected != actual {
-                report.capture_mismatches.push(Mismatch { ply, expected: names(&expected), actual: names(&actual) });
+                report.capture_mismatches.push(Mismatch {
+                    ply,
+                    expected: names(&expected),
+                    actual: names(&actual),
+                });
             }
         }
         report.captures.push(names(&actual));
@@ -165,11 +195,16 @@ fn print_report(r: &GameReport) {
     };
     println!("game {}: {} ({} plies)", r.game, status, r.plies);
     for m in &r.capture_mismatches {
-        println!("  ply {}: captures written {:?}, engine captured {:?}", m.ply, m.expected, m.actual);
+        println!(
+            "  ply {}: captures written {:?}, engine captured {:?}",
+            m.ply, m.expected, m.actual
+        );
     }
     match (r.outcome, r.reason) {
         (Some(o), Some(reason)) => {
-            let at = r.ended_at_ply.map_or(String::new(), |p| format!(" at ply {p}"));
+            let at = r
+                .ended_at_ply
+                .map_or(String::new(), |p| format!(" at ply {p}"));
             println!("  outcome: {o} ({reason}){at}");
         }
         _ => println!("  outcome: none (game not finished)"),

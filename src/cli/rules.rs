@@ -20,7 +20,10 @@ pub enum RulesCommand {
 pub fn run(cmd: RulesCommand) -> Result<()> {
     match cmd {
         RulesCommand::List => {
-            println!("{:<20} {:>5}  {:<8} {:<10} title", "name", "size", "escape", "first");
+            println!(
+                "{:<20} {:>5}  {:<8} {:<10} title",
+                "name", "size", "escape", "first"
+            );
             for name in PRESET_NAMES {
                 let v = Variant::load(name)?;
                 let r = &v.rules;
@@ -36,7 +39,10 @@ pub fn run(cmd: RulesCommand) -> Result<()> {
         }
         RulesCommand::Show { variant } => {
             let v = Variant::load(&variant)?;
-            println!("{} ({})\nsource: {}\n", v.rules.title, v.rules.name, v.rules.source);
+            println!(
+                "{} ({})\nsource: {}\n",
+                v.rules.title, v.rules.name, v.rules.source
+            );
             print!("{}", ascii_board(&Position::start(&v)));
             println!("\nOTN rules: {}\n", rules_string(&v));
             let mut params = toml::to_string_pretty(&v.rules)?;

@@ -15,7 +15,9 @@ pub enum DeviceChoice {
 pub enum DeviceError {
     #[error("unknown device `{0}`: expected auto, cpu or cuda")]
     Unknown(String),
-    #[error("--device cuda, but libtorch sees no CUDA device (is the CUDA build of torch installed?)")]
+    #[error(
+        "--device cuda, but libtorch sees no CUDA device (is the CUDA build of torch installed?)"
+    )]
     NoCuda,
 }
 
@@ -49,8 +51,15 @@ mod tests {
     #[test]
     fn parses_and_resolves() {
         assert_eq!("cpu".parse::<DeviceChoice>().ok(), Some(DeviceChoice::Cpu));
-        assert!("tpu".parse::<DeviceChoice>().unwrap_err().to_string().contains("tpu"));
+        assert!("tpu"
+            .parse::<DeviceChoice>()
+            .unwrap_err()
+            .to_string()
+            .contains("tpu"));
         assert_eq!(DeviceChoice::Cpu.resolve().ok(), Some(tch::Device::Cpu));
-        assert_eq!(DeviceChoice::Cuda.resolve().is_ok(), tch::Cuda::is_available());
+        assert_eq!(
+            DeviceChoice::Cuda.resolve().is_ok(),
+            tch::Cuda::is_available()
+        );
     }
 }

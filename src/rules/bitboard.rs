@@ -48,7 +48,12 @@ impl Bitboard {
 
     /// Every square one step east, west, north or south of a member, within `board`.
     /// `not_west_edge`/`not_east_edge` stop the ±1 shifts wrapping across rows.
-    pub fn neighbours(&self, size: usize, not_west_edge: &Bitboard, not_east_edge: &Bitboard) -> Bitboard {
+    pub fn neighbours(
+        &self,
+        size: usize,
+        not_west_edge: &Bitboard,
+        not_east_edge: &Bitboard,
+    ) -> Bitboard {
         let east = (*self & *not_east_edge).shl(1);
         let west = (*self & *not_west_edge).shr(1);
         east | west | self.shl(size as u32) | self.shr(size as u32)
@@ -67,17 +72,20 @@ impl Bitboard {
 
     fn shr(&self, n: u32) -> Bitboard {
         let mut out = [0u64; WORDS];
-        for i in 0..WORDS {
-            out[i] = self.0[i] >> n;
+        for (i, word) in out.iter_mut().enumerate() {
+            *word = self.0[i] >> n;
             if i + 1 < WORDS {
-                out[i] |= self.0[i + 1] << (64 - n);
+                *word |= self.0[i + 1] << (64 - n);
             }
         }
         Bitboard(out)
     }
 
     pub fn iter(&self) -> BitIter {
-        BitIter { words: self.0, index: 0 }
+        BitIter {
+            words: self.0,
+            index: 0,
+        }
     }
 }
 
@@ -105,23 +113,23 @@ impl Iterator for BitIter {
 }
 
 macro_rules! bit_op {
-    ($trait:ident, $method:ident, $op:tt) => {
+    ($trait:ident, $method:ident, $op:path) => {
         impl std::ops::$trait for Bitboard {
             type Output = Bitboard;
             #[inline]
             fn $method(self, rhs: Bitboard) -> Bitboard {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0.iter()) {
-                    *o = *o $op *r;
+                    *o = $op(*o, *r);
                 }
                 Bitboard(out)
             }
         }
     };
 }
-bit_op!(BitAnd, bitand, &);
-bit_op!(BitOr, bitor, |);
-bit_op!(BitXor, bitxor, ^);
+bit_op!(BitAnd, bitand, std::ops::BitAnd::bitand);
+bit_op!(BitOr, bitor, std::ops::BitOr::bitor);
+bit_op!(BitXor, bitxor, std::ops::BitXor::bitxor);
 
 impl std::ops::Not for Bitboard {
     type Output = Bitboard;

@@ -14,6 +14,7 @@ pub mod piece;
 pub mod playout;
 pub mod position;
 pub mod presets;
+#[allow(clippy::module_inception)]
 pub mod rules;
 pub mod square;
 pub mod symmetry;

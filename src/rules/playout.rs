@@ -4,6 +4,7 @@
 use rand::Rng;
 
 use super::moves::Move;
+use super::notation::move_with_captures;
 use super::outcome::{Outcome, Reason};
 use super::piece::Side;
 use super::position::Position;
@@ -16,7 +17,11 @@ pub struct PlayoutResult {
     pub legal_moves: u64,
 }
 
-pub fn random_playout<R: Rng>(start: &Position, rng: &mut R, moves: &mut Vec<Move>) -> PlayoutResult {
+pub fn random_playout<R: Rng>(
+    start: &Position,
+    rng: &mut R,
+    moves: &mut Vec<Move>,
+) -> PlayoutResult {
     let mut pos = start.clone();
     let mut plies = 0;
     let mut legal_moves = 0u64;
@@ -27,12 +32,50 @@ pub fn random_playout<R: Rng>(start: &Position, rng: &mut R, moves: &mut Vec<Mov
         pos.legal_moves(moves);
         if moves.is_empty() {
             let outcome = pos.status().unwrap_or_else(|| pos.no_moves_outcome());
-            return PlayoutResult { outcome, plies, legal_moves };
+            return PlayoutResult {
+                outcome,
+                plies,
+                legal_moves,
+            };
         }
         legal_moves += moves.len() as u64;
         let mv = moves[rng.random_range(0..moves.len())];
         pos.play_unchecked(mv);
         plies += 1;
+    }
+}
+
+/// One random game written down: each move in notation with its captures (a die roll, where
+/// the variant has one, prefixes its move as `3:`), and the outcome.
+pub fn random_game_record<R: Rng>(start: &Position, rng: &mut R) -> (Vec<String>, Outcome) {
+    let size = start.variant().size;
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut record = Vec::new();
+    let mut captured = Vec::new();
+    loop {
+        let roll = if pos.needs_roll() {
+            let r = rng.random_range(1..=6);
+            pos.set_roll(r);
+            Some(r)
+        } else {
+            None
+        };
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return (record, pos.status().unwrap_or_else(|| pos.no_moves_outcome()));
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let king_before = pos.king();
+        captured.clear();
+        pos.play_with(mv, &mut captured);
+        // the king's capture shows in the outcome, not as a capture marker
+        captured.retain(|&sq| Some(sq) != king_before || pos.king().is_some());
+        let text = move_with_captures(mv, &captured, size);
+        record.push(match roll {
+            Some(r) => format!("{r}:{text}"),
+            None => text,
+        });
     }
 }
 
@@ -53,7 +96,10 @@ pub struct PlayoutStats {
 impl PlayoutStats {
     pub fn record(&mut self, result: &PlayoutResult) {
         if self.reasons.is_empty() {
-            self.reasons = Reason::ALL.iter().map(|r| (r.name().to_string(), 0)).collect();
+            self.reasons = Reason::ALL
+                .iter()
+                .map(|r| (r.name().to_string(), 0))
+                .collect();
         }
         self.games += 1;
         self.plies += result.plies as u64;
@@ -63,7 +109,10 @@ impl PlayoutStats {
             Some(Side::Defenders) => self.defender_wins += 1,
             None => self.draws += 1,
         }
-        let index = Reason::ALL.iter().position(|&r| r == result.outcome.reason).unwrap_or(0);
+        let index = Reason::ALL
+            .iter()
+            .position(|&r| r == result.outcome.reason)
+            .unwrap_or(0);
         self.reasons[index].1 += 1;
         self.lengths.push(result.plies);
     }

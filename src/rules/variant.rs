@@ -75,7 +75,10 @@ impl Variant {
                 let line = text[..span.start].matches('\n').count() + 1;
                 format!("line {line}: ")
             });
-            RulesError::Toml { origin: origin.to_string(), message: format!("{place}{}", e.message()) }
+            RulesError::Toml {
+                origin: origin.to_string(),
+                message: format!("{place}{}", e.message()),
+            }
         })?;
         Variant::new(rules).map(Arc::new)
     }
@@ -87,8 +90,11 @@ impl Variant {
             reason,
         };
         let size = rules.board.layout.len();
-        if !(7..=MAX_SIZE).contains(&size) || size % 2 == 0 {
-            return Err(field("board.layout", format!("{size} rows: the board must be odd, 7 to 19")));
+        if !(7..=MAX_SIZE).contains(&size) || size.is_multiple_of(2) {
+            return Err(field(
+                "board.layout",
+                format!("{size} rows: the board must be odd, 7 to 19"),
+            ));
         }
         let squares = size * size;
         let mut start = vec![EMPTY; squares];
@@ -98,7 +104,11 @@ impl Variant {
             if cells.len() != size {
                 return Err(field(
                     "board.layout",
-                    format!("row {} has {} squares, expected {size}", row_index + 1, cells.len()),
+                    format!(
+                        "row {} has {} squares, expected {size}",
+                        row_index + 1,
+                        cells.len()
+                    ),
                 ));
             }
             let rank = size - 1 - row_index;
@@ -106,7 +116,10 @@ impl Variant {
                 let sq = rank * size + file;
                 let mut chars = cell.chars();
                 let (Some(c), None) = (chars.next(), chars.next()) else {
-                    return Err(field("board.layout", format!("row {}: `{cell}` is not one character", row_index + 1)));
+                    return Err(field(
+                        "board.layout",
+                        format!("row {}: `{cell}` is not one character", row_index + 1),
+                    ));
                 };
                 match c {
                     '.' => {}
@@ -116,7 +129,11 @@ impl Variant {
                         None => {
                             return Err(field(
                                 "board.layout",
-                                format!("row {}, square {}: unknown piece `{c}` (use A D K C N # .)", row_index + 1, file + 1),
+                                format!(
+                                    "row {}, square {}: unknown piece `{c}` (use A D K C N # .)",
+                                    row_index + 1,
+                                    file + 1
+                                ),
                             ))
                         }
                     },
@@ -125,7 +142,10 @@ impl Variant {
         }
         let kings = start.iter().filter(|&&c| c == Piece::KING.code()).count();
         if kings != 1 {
-            return Err(field("board.layout", format!("{kings} kings; exactly one is needed")));
+            return Err(field(
+                "board.layout",
+                format!("{kings} kings; exactly one is needed"),
+            ));
         }
 
         let mut flags = vec![0u8; squares];
@@ -134,40 +154,67 @@ impl Variant {
         if let Some(t) = throne {
             flags[t as usize] |= THRONE;
         }
-        let corner_squares = corner_squares(size, rules.board.corners)
-            .ok_or_else(|| field("board.corners", format!("{} is not 0, 1 or 2", rules.board.corners)))?;
+        let corner_squares = corner_squares(size, rules.board.corners).ok_or_else(|| {
+            field(
+                "board.corners",
+                format!("{} is not 0, 1 or 2", rules.board.corners),
+            )
+        })?;
         for &sq in &corner_squares {
             flags[sq as usize] |= CORNER;
             if start[sq as usize] != EMPTY {
-                return Err(field("board.layout", "a corner square holds a piece".into()));
+                return Err(field(
+                    "board.layout",
+                    "a corner square holds a piece".into(),
+                ));
             }
         }
         let mut marks_sorted = corner_marks.clone();
         marks_sorted.sort_unstable();
         if !corner_marks.is_empty() && marks_sorted != corner_squares {
-            return Err(field("board.layout", "`#` marks do not match board.corners".into()));
+            return Err(field(
+                "board.layout",
+                "`#` marks do not match board.corners".into(),
+            ));
         }
         let mut camp_of = vec![0u8; squares];
         for (i, camp) in rules.board.camps.iter().enumerate() {
             for name in camp {
-                let sq = parse_square(name, size)
-                    .ok_or_else(|| field("board.camps", format!("`{name}` is not a square of a {size}×{size} board")))?;
+                let sq = parse_square(name, size).ok_or_else(|| {
+                    field(
+                        "board.camps",
+                        format!("`{name}` is not a square of a {size}×{size} board"),
+                    )
+                })?;
                 if flags[sq as usize] != 0 {
-                    return Err(field("board.camps", format!("{name} is already a throne or corner")));
+                    return Err(field(
+                        "board.camps",
+                        format!("{name} is already a throne or corner"),
+                    ));
                 }
                 flags[sq as usize] |= CAMP;
                 camp_of[sq as usize] = i as u8 + 1;
             }
         }
         if rules.movement.jumps && rules.movement.dice != Dice::Off {
-            return Err(field("movement.dice", "dice with jumps are not supported".into()));
+            return Err(field(
+                "movement.dice",
+                "dice with jumps are not supported".into(),
+            ));
         }
         if rules.end.repetition_count < 2 {
             return Err(field("end.repetition_count", "must be at least 2".into()));
         }
-        let has = |kind: PieceKind| start.iter().any(|&c| Piece::from_code(c).is_some_and(|p| p.kind == kind));
+        let has = |kind: PieceKind| {
+            start
+                .iter()
+                .any(|&c| Piece::from_code(c).is_some_and(|p| p.kind == kind))
+        };
         if (has(PieceKind::Commander) || has(PieceKind::Knight)) && !rules.movement.jumps {
-            tracing::debug!("variant {} has knights or commanders but no jumps", rules.name);
+            tracing::debug!(
+                "variant {} has knights or commanders but no jumps",
+                rules.name
+            );
         }
 
         let steps = [1, -1, size as i32, -(size as i32)];
@@ -179,17 +226,28 @@ impl Variant {
             .collect();
         let board = Bitboard::from_squares(0..squares as Square);
         let edge = Bitboard::from_squares(
-            (0..squares).filter(|&s| s % size == 0 || s % size == size - 1 || s / size == 0 || s / size == size - 1).map(|s| s as Square),
+            (0..squares)
+                .filter(|&s| {
+                    s % size == 0 || s % size == size - 1 || s / size == 0 || s / size == size - 1
+                })
+                .map(|s| s as Square),
         );
-        let not_west = Bitboard::from_squares((0..squares).filter(|s| s % size != 0).map(|s| s as Square));
-        let not_east = Bitboard::from_squares((0..squares).filter(|s| s % size != size - 1).map(|s| s as Square));
+        let not_west =
+            Bitboard::from_squares((0..squares).filter(|s| s % size != 0).map(|s| s as Square));
+        let not_east = Bitboard::from_squares(
+            (0..squares)
+                .filter(|s| s % size != size - 1)
+                .map(|s| s as Square),
+        );
         let corners = Bitboard::from_squares(corner_squares.iter().copied());
         let symmetries = Symmetry::ALL
             .into_iter()
-            .filter(|s| (0..squares).all(|sq| {
-                let image = s.apply(sq as Square, size) as usize;
-                flags[image] == flags[sq] && camps_match(&camp_of, sq, image, s, size)
-            }))
+            .filter(|s| {
+                (0..squares).all(|sq| {
+                    let image = s.apply(sq as Square, size) as usize;
+                    flags[image] == flags[sq] && camps_match(&camp_of, sq, image, s, size)
+                })
+            })
             .collect();
         Ok(Variant {
             zobrist: Zobrist::new(squares),
@@ -295,6 +353,11 @@ impl Zobrist {
         for r in roll.iter_mut().skip(1) {
             *r = next();
         }
-        Zobrist { pieces, defenders_to_move, berserk, roll }
+        Zobrist {
+            pieces,
+            defenders_to_move,
+            berserk,
+            roll,
+        }
     }
 }
