@@ -29,7 +29,10 @@ fn torch_lib_dir() -> Option<PathBuf> {
     }
     let python = std::env::var("PYTHON_SYS_EXECUTABLE").unwrap_or_else(|_| "python3".into());
     let out = Command::new(python)
-        .args(["-c", "import torch, os; print(os.path.dirname(torch.__file__))"])
+        .args([
+            "-c",
+            "import torch, os; print(os.path.dirname(torch.__file__))",
+        ])
         .output()
         .ok()?;
     if !out.status.success() {

@@ -5,15 +5,26 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
     #[error("cannot read variant file {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("variant file {origin}: {message}")]
     Toml { origin: String, message: String },
     #[error("variant {variant}: field `{field}`: {reason}")]
-    Field { variant: String, field: String, reason: String },
+    Field {
+        variant: String,
+        field: String,
+        reason: String,
+    },
     #[error("unknown variant `{0}` (not a preset, and no such file); `tavlei rules list` shows the presets")]
     UnknownVariant(String),
     #[error("bad position `{input}` at character {index}: {reason}")]
-    Position { input: String, index: usize, reason: String },
+    Position {
+        input: String,
+        index: usize,
+        reason: String,
+    },
     #[error("bad move `{input}`: {reason}")]
     MoveSyntax { input: String, reason: String },
     #[error("illegal move `{input}`: {reason}")]

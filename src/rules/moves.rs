@@ -66,7 +66,9 @@ impl Move {
 
     pub fn transformed(self, sym: Symmetry, size: usize) -> Move {
         match self.kind() {
-            MoveKind::Slide => Move::slide(sym.apply(self.from(), size), sym.apply(self.to(), size)),
+            MoveKind::Slide => {
+                Move::slide(sym.apply(self.from(), size), sym.apply(self.to(), size))
+            }
             MoveKind::Jump => Move::jump(sym.apply(self.from(), size), sym.apply(self.to(), size)),
             _ => self,
         }
@@ -75,8 +77,16 @@ impl Move {
     /// The move in notation without captures: `e5-e8`, `e5^e7`, `stop`, `pass`.
     pub fn name(self, size: usize) -> String {
         match self.kind() {
-            MoveKind::Slide => format!("{}-{}", square_name(self.from(), size), square_name(self.to(), size)),
-            MoveKind::Jump => format!("{}^{}", square_name(self.from(), size), square_name(self.to(), size)),
+            MoveKind::Slide => format!(
+                "{}-{}",
+                square_name(self.from(), size),
+                square_name(self.to(), size)
+            ),
+            MoveKind::Jump => format!(
+                "{}^{}",
+                square_name(self.from(), size),
+                square_name(self.to(), size)
+            ),
             MoveKind::Stop => "stop".into(),
             MoveKind::Pass => "pass".into(),
         }

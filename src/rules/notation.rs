@@ -42,7 +42,11 @@ pub fn cells_to_otn(cells: &[u8], size: usize) -> String {
 
 /// Parses an OTN position record for this variant, with the given side to move.
 pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Position, RulesError> {
-    let err = |index: usize, reason: String| RulesError::Position { input: text.to_string(), index, reason };
+    let err = |index: usize, reason: String| RulesError::Position {
+        input: text.to_string(),
+        index,
+        reason,
+    };
     let size = variant.size;
     let trimmed = text.trim();
     if !trimmed.starts_with('/') || !trimmed.ends_with('/') || trimmed.len() < 2 {
@@ -56,7 +60,10 @@ pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Posit
         let c = bytes[i] as char;
         if c == '/' {
             if file != size {
-                return Err(err(i, format!("rank {} has {file} squares, expected {size}", rank + 1)));
+                return Err(err(
+                    i,
+                    format!("rank {} has {file} squares, expected {size}", rank + 1),
+                ));
             }
             rank += 1;
             file = 0;
@@ -71,16 +78,32 @@ pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Posit
             while i < bytes.len() && bytes[i].is_ascii_digit() {
                 i += 1;
             }
-            let n: usize = trimmed[start..i].parse().map_err(|_| err(start, "bad count".into()))?;
+            let n: usize = trimmed[start..i]
+                .parse()
+                .map_err(|_| err(start, "bad count".into()))?;
             if n == 0 || file + n > size {
-                return Err(err(start, format!("{n} empty squares do not fit rank {} ({size} wide)", rank + 1)));
+                return Err(err(
+                    start,
+                    format!(
+                        "{n} empty squares do not fit rank {} ({size} wide)",
+                        rank + 1
+                    ),
+                ));
             }
             file += n;
             continue;
         }
-        let piece = Piece::from_otn_char(c).ok_or_else(|| err(i, format!("`{c}` is not a piece (t k c n; attackers lowercase)")))?;
+        let piece = Piece::from_otn_char(c).ok_or_else(|| {
+            err(
+                i,
+                format!("`{c}` is not a piece (t k c n; attackers lowercase)"),
+            )
+        })?;
         if file >= size {
-            return Err(err(i, format!("rank {} is longer than {size} squares", rank + 1)));
+            return Err(err(
+                i,
+                format!("rank {} is longer than {size} squares", rank + 1),
+            ));
         }
         cells[rank * size + file] = piece.code();
         file += 1;
@@ -102,22 +125,47 @@ pub struct MoveText {
 
 /// Parses `e5-e8`, `e5-e8xe9/f8`, `e5-e8xe9xf8`, `e5^e7`, `stop`, `pass`.
 pub fn parse_move_text(text: &str, size: usize) -> Result<MoveText, RulesError> {
-    let err = |reason: String| RulesError::MoveSyntax { input: text.to_string(), reason };
+    let err = |reason: String| RulesError::MoveSyntax {
+        input: text.to_string(),
+        reason,
+    };
     let t = text.trim();
     match t {
-        "stop" => return Ok(MoveText { mv: Move::STOP, captures: vec![] }),
-        "pass" => return Ok(MoveText { mv: Move::PASS, captures: vec![] }),
+        "stop" => {
+            return Ok(MoveText {
+                mv: Move::STOP,
+                captures: vec![],
+            })
+        }
+        "pass" => {
+            return Ok(MoveText {
+                mv: Move::PASS,
+                captures: vec![],
+            })
+        }
         _ => {}
     }
     // an OTN move may carry a leading piece letter (`te5-e8`); drop it
-    let body = t.strip_prefix(|c: char| "tkcnmgTKCNMG".contains(c)).filter(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase())).unwrap_or(t);
+    let body = t
+        .strip_prefix(|c: char| "tkcnmgTKCNMG".contains(c))
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_lowercase()))
+        .unwrap_or(t);
     let (main, capture_part) = match body.find('x') {
         Some(i) => (&body[..i], Some(&body[i..])),
         None => (body, None),
     };
-    let (sep, jump) = if main.contains('^') { ('^', true) } else { ('-', false) };
-    let (from_text, to_text) = main.split_once(sep).ok_or_else(|| err("expected `from-to`, e.g. `e5-e8`".into()))?;
-    let square = |s: &str| parse_square(s, size).ok_or_else(|| err(format!("`{s}` is not a square of a {size}×{size} board")));
+    let (sep, jump) = if main.contains('^') {
+        ('^', true)
+    } else {
+        ('-', false)
+    };
+    let (from_text, to_text) = main
+        .split_once(sep)
+        .ok_or_else(|| err("expected `from-to`, e.g. `e5-e8`".into()))?;
+    let square = |s: &str| {
+        parse_square(s, size)
+            .ok_or_else(|| err(format!("`{s}` is not a square of a {size}×{size} board")))
+    };
     let from = square(from_text)?;
     let to = square(to_text.trim_end_matches(|c: char| "+#!?".contains(c)))?;
     let mut captures = Vec::new();
@@ -129,7 +177,11 @@ pub fn parse_move_text(text: &str, size: usize) -> Result<MoveText, RulesError> 
             }
         }
     }
-    let mv = if jump { Move::jump(from, to) } else { Move::slide(from, to) };
+    let mv = if jump {
+        Move::jump(from, to)
+    } else {
+        Move::slide(from, to)
+    };
     Ok(MoveText { mv, captures })
 }
 
@@ -159,7 +211,10 @@ impl Position {
                 return Ok(MoveText { mv: jump, ..parsed });
             }
         }
-        Err(RulesError::IllegalMove { input: text.to_string(), reason: self.why_illegal(parsed.mv) })
+        Err(RulesError::IllegalMove {
+            input: text.to_string(),
+            reason: self.why_illegal(parsed.mv),
+        })
     }
 
     /// Plays a move given in notation after checking it; returns the captured squares.
@@ -174,7 +229,11 @@ impl Position {
         let v = &*self.variant;
         let name = |sq: Square| square_name(sq, v.size);
         if let Some(outcome) = self.status {
-            return format!("the game is over ({} won: {})", outcome.result_name(), outcome.reason.name());
+            return format!(
+                "the game is over ({} won: {})",
+                outcome.result_name(),
+                outcome.reason.name()
+            );
         }
         if self.needs_roll() {
             return "roll the die first".into();
@@ -189,21 +248,45 @@ impl Position {
             return format!("`{}` is not available now", mv.name(v.size));
         }
         let (from, to) = (mv.from(), mv.to());
-        let Some(piece) = self.piece_at(from) else { return format!("no piece on {}", name(from)) };
+        let Some(piece) = self.piece_at(from) else {
+            return format!("no piece on {}", name(from));
+        };
         if piece.side != self.side {
-            return format!("{} holds a piece of the {}, but the {} are to move", name(from), piece.side.name(), self.side.name());
+            return format!(
+                "{} holds a piece of the {}, but the {} are to move",
+                name(from),
+                piece.side.name(),
+                self.side.name()
+            );
         }
         if self.cells[to as usize] != EMPTY {
             return format!("{} is occupied", name(to));
         }
-        let (f1, r1, f2, r2) = (from as usize % v.size, from as usize / v.size, to as usize % v.size, to as usize / v.size);
+        let (f1, r1, f2, r2) = (
+            from as usize % v.size,
+            from as usize / v.size,
+            to as usize % v.size,
+            to as usize / v.size,
+        );
         if f1 != f2 && r1 != r2 {
-            return format!("{} and {} are not on one rank or file", name(from), name(to));
+            return format!(
+                "{} and {} are not on one rank or file",
+                name(from),
+                name(to)
+            );
         }
         if mv.kind() == MoveKind::Jump {
             return "no enemy piece to jump, or this piece may not jump".into();
         }
-        let dir = if f2 > f1 { 0 } else if f2 < f1 { 1 } else if r2 > r1 { 2 } else { 3 };
+        let dir = if f2 > f1 {
+            0
+        } else if f2 < f1 {
+            1
+        } else if r2 > r1 {
+            2
+        } else {
+            3
+        };
         let distance = mv.distance(v.size);
         let limit = self.move_limit(self.cells[from as usize]);
         if distance > limit as usize {
@@ -217,7 +300,11 @@ impl Position {
                 return format!("the path is blocked at {}", name(sq));
             }
             let flags = v.flags[sq as usize];
-            let access = if flags == 0 { super::movegen::Access::Open } else { self.access(is_king, from, sq) };
+            let access = if flags == 0 {
+                super::movegen::Access::Open
+            } else {
+                self.access(is_king, from, sq)
+            };
             let what = if flags & THRONE != 0 {
                 "the throne"
             } else if flags & CORNER != 0 {
@@ -267,7 +354,9 @@ pub fn ascii_board(pos: &Position) -> String {
         out.push('\n');
     }
     out += "   ";
-    let files: Vec<String> = (0..size).map(|f| ((b'a' + f as u8) as char).to_string()).collect();
+    let files: Vec<String> = (0..size)
+        .map(|f| ((b'a' + f as u8) as char).to_string())
+        .collect();
     out += &files.join(" ");
     out.push('\n');
     out
@@ -281,9 +370,31 @@ pub fn rules_string(v: &Variant) -> String {
         format!("dim:{}", v.size),
         format!("name:{}", r.name),
         format!("atkf:{}", yn(r.movement.first == Side::Attackers)),
-        format!("esc:{}", if r.end.escape == Escape::Edge { "e" } else { "c" }),
-        format!("ks:{}", if r.king.capture == KingCapture::Enclosed { "s" } else { "w" }),
-        format!("ka:{}", match r.king.armed { Armed::Yes => "y", Armed::No => "n", Armed::Anvil => "a", Armed::Hammer => "h" }),
+        format!(
+            "esc:{}",
+            if r.end.escape == Escape::Edge {
+                "e"
+            } else {
+                "c"
+            }
+        ),
+        format!(
+            "ks:{}",
+            if r.king.capture == KingCapture::Enclosed {
+                "s"
+            } else {
+                "w"
+            }
+        ),
+        format!(
+            "ka:{}",
+            match r.king.armed {
+                Armed::Yes => "y",
+                Armed::No => "n",
+                Armed::Anvil => "a",
+                Armed::Hammer => "h",
+            }
+        ),
         format!("sw:{}", if r.capture.shieldwall { "s" } else { "n" }),
         format!("efe:{}", yn(r.end.edge_fort)),
     ];
@@ -295,9 +406,19 @@ pub fn rules_string(v: &Variant) -> String {
 }
 
 /// A game as an OTN-style record: tags, then numbered moves (the move line is what `replay` reads).
-pub fn game_record(v: &Variant, moves: &[String], outcome: Option<super::outcome::Outcome>) -> String {
-    let mut out = format!("[variant \"{}\"]\n[rules \"{}\"]\n", v.rules.name, rules_string(v));
-    let result = outcome.map_or("*".to_string(), |o| format!("{} {}", o.result_name(), o.reason.name()));
+pub fn game_record(
+    v: &Variant,
+    moves: &[String],
+    outcome: Option<super::outcome::Outcome>,
+) -> String {
+    let mut out = format!(
+        "[variant \"{}\"]\n[rules \"{}\"]\n",
+        v.rules.name,
+        rules_string(v)
+    );
+    let result = outcome.map_or("*".to_string(), |o| {
+        format!("{} {}", o.result_name(), o.reason.name())
+    });
     out += &format!("[result \"{result}\"]\n");
     out += &moves.join(" ");
     out.push('\n');
@@ -319,7 +440,10 @@ mod tests {
     #[test]
     fn brandubh_start_prints_as_published() {
         let v = Variant::load("brandubh").expect("preset");
-        assert_eq!(position_to_otn(&Position::start(&v)), "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
+        assert_eq!(
+            position_to_otn(&Position::start(&v)),
+            "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+        );
     }
 
     #[test]

@@ -49,11 +49,17 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(side: Side, reason: Reason) -> Outcome {
-        Outcome { winner: Some(side), reason }
+        Outcome {
+            winner: Some(side),
+            reason,
+        }
     }
 
     pub fn draw(reason: Reason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
 
     /// `attackers`, `defenders` or `draw`.

@@ -104,7 +104,11 @@ impl Piece {
     }
 
     pub fn from_otn_char(c: char) -> Option<Piece> {
-        let side = if c.is_ascii_lowercase() { Side::Attackers } else { Side::Defenders };
+        let side = if c.is_ascii_lowercase() {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
         let kind = match c.to_ascii_lowercase() {
             't' => PieceKind::Taflman,
             'k' => PieceKind::King,

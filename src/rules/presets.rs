@@ -35,5 +35,8 @@ presets!(
 
 /// The text of a preset's variant file.
 pub fn preset_text(name: &str) -> Option<&'static str> {
-    PRESET_NAMES.iter().position(|&n| n == name).map(|i| PRESET_TEXTS[i])
+    PRESET_NAMES
+        .iter()
+        .position(|&n| n == name)
+        .map(|i| PRESET_TEXTS[i])
 }
