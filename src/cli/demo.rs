@@ -11,7 +11,7 @@ use super::random::{playouts, progress_bar};
 #[derive(Args)]
 pub struct DemoArgs {
     /// Random games per variant.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 1000)]
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,

@@ -7,8 +7,12 @@ mod random;
 mod replay;
 mod rules;
 
+use std::sync::Arc;
+
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use tavlei::rules::notation::{parse_otn, parse_side};
+use tavlei::rules::{Position, Variant};
 
 #[derive(Parser)]
 #[command(
@@ -66,4 +70,17 @@ fn init_logging(verbose: u8) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+}
+
+/// The position a command starts from: an OTN record with its side to move (default: the
+/// variant's first mover), or the variant's start.
+fn start_position(v: &Arc<Variant>, otn: Option<&str>, to_move: Option<&str>) -> Result<Position> {
+    let side = match to_move {
+        Some(s) => parse_side(s)?,
+        None => v.rules.movement.first,
+    };
+    Ok(match otn {
+        Some(otn) => parse_otn(v, otn, side)?,
+        None => Position::start(v),
+    })
 }

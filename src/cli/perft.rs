@@ -4,9 +4,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use tavlei::rules::notation::{parse_otn, parse_side};
 use tavlei::rules::perft::perft;
-use tavlei::rules::{Position, Variant};
+use tavlei::rules::Variant;
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -24,14 +23,7 @@ pub struct PerftArgs {
 
 pub fn run(args: PerftArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
-    let side = match &args.to_move {
-        Some(s) => parse_side(s)?,
-        None => v.rules.movement.first,
-    };
-    let pos = match &args.position {
-        Some(otn) => parse_otn(&v, otn, side)?,
-        None => Position::start(&v),
-    };
+    let pos = super::start_position(&v, args.position.as_deref(), args.to_move.as_deref())?;
     for depth in 1..=args.depth {
         let t = Instant::now();
         let n = perft(&pos, depth);

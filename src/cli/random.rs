@@ -56,7 +56,13 @@ pub fn progress_bar(len: u64, hidden: bool) -> ProgressBar {
 }
 
 /// The same games as the statistics (same seed), written as records; atomically.
-fn write_records(v: &Variant, start: &Position, games: u64, seed: u64, path: &std::path::Path) -> Result<()> {
+fn write_records(
+    v: &Variant,
+    start: &Position,
+    games: u64,
+    seed: u64,
+    path: &std::path::Path,
+) -> Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut text = String::new();
     for game in 0..games {
@@ -66,7 +72,8 @@ fn write_records(v: &Variant, start: &Position, games: u64, seed: u64, path: &st
     }
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
     Ok(())
 }
 

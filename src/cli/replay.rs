@@ -5,7 +5,7 @@ use std::io::Read;
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
-use tavlei::rules::notation::{parse_otn, parse_side, position_to_otn};
+use tavlei::rules::notation::position_to_otn;
 use tavlei::rules::square::square_name;
 use tavlei::rules::{Position, RulesError, Square, Variant};
 
@@ -58,14 +58,7 @@ struct GameReport {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
-    let side = match &args.to_move {
-        Some(s) => parse_side(s)?,
-        None => v.rules.movement.first,
-    };
-    let start = match &args.from {
-        Some(otn) => parse_otn(&v, otn, side)?,
-        None => Position::start(&v),
-    };
+    let start = super::start_position(&v, args.from.as_deref(), args.to_move.as_deref())?;
     let text = match args.file.as_deref() {
         None | Some("-") => {
             let mut s = String::new();
