@@ -3,5 +3,6 @@
 //! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
 //! then search, self-play, data, training and evaluation.
 
+pub mod encode;
 pub mod nn;
 pub mod rules;
