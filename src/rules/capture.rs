@@ -10,13 +10,20 @@ use super::variant::{CAMP, CORNER, THRONE};
 
 impl Position {
     /// Removes every piece the piece now on `to` captures; returns how many.
-    pub(super) fn capture_from<S: CaptureSink>(&mut self, to: Square, mover: Piece, sink: &mut S) -> u32 {
+    pub(super) fn capture_from<S: CaptureSink>(
+        &mut self,
+        to: Square,
+        mover: Piece,
+        sink: &mut S,
+    ) -> u32 {
         let v = self.variant.clone();
         let armed = v.rules.king.armed;
         let is_king = mover.kind == PieceKind::King;
         let mut count = 0;
         for dir in 0..4 {
-            let Some(victim) = v.neighbour(to, dir) else { continue };
+            let Some(victim) = v.neighbour(to, dir) else {
+                continue;
+            };
             let code = self.cells[victim as usize];
             if side_of(code) != Some(mover.side.opponent()) {
                 continue;
@@ -33,7 +40,9 @@ impl Position {
             if is_king && !armed.hammer() {
                 continue;
             }
-            let Some(anvil) = v.neighbour(victim, dir) else { continue };
+            let Some(anvil) = v.neighbour(victim, dir) else {
+                continue;
+            };
             if self.is_anvil(anvil, mover.side) {
                 self.remove(victim);
                 sink.captured(victim);
@@ -83,14 +92,17 @@ impl Position {
     /// hammer-only king may not).
     fn is_anvil_piece(&self, sq: Square, side: Side) -> bool {
         let code = self.cells[sq as usize];
-        side_of(code) == Some(side) && (code != Piece::KING.code() || self.variant.rules.king.armed.anvil())
+        side_of(code) == Some(side)
+            && (code != Piece::KING.code() || self.variant.rules.king.armed.anvil())
     }
 
     /// Whether a square (or the edge, `None`) counts as an attacker around the king.
     fn hostile_to_king(&self, sq: Option<Square>) -> bool {
         let v = &self.variant;
         let king = &v.rules.king;
-        let Some(sq) = sq else { return king.hostile_edge };
+        let Some(sq) = sq else {
+            return king.hostile_edge;
+        };
         let code = self.cells[sq as usize];
         if side_of(code) == Some(Side::Attackers) {
             return true;
@@ -116,12 +128,19 @@ impl Position {
         let v = &self.variant;
         let rules = &v.rules.king;
         let throne = v.throne;
-        let next_to_throne = throne.is_some_and(|t| (0..4).any(|d| v.neighbour(king, d) == Some(t)));
+        let next_to_throne =
+            throne.is_some_and(|t| (0..4).any(|d| v.neighbour(king, d) == Some(t)));
         let beyond = v.neighbour(king, dir);
-        if rules.commanders_capture && mover.kind == PieceKind::Commander && Some(king) != throne && !next_to_throne {
+        if rules.commanders_capture
+            && mover.kind == PieceKind::Commander
+            && Some(king) != throne
+            && !next_to_throne
+        {
             if let Some(b) = beyond {
                 let code = self.cells[b as usize];
-                if code == Piece::new(Side::Attackers, PieceKind::Commander).code() || v.flags[b as usize] & CORNER != 0 {
+                if code == Piece::new(Side::Attackers, PieceKind::Commander).code()
+                    || v.flags[b as usize] & CORNER != 0
+                {
                     return true;
                 }
             }
@@ -147,7 +166,9 @@ impl Position {
         let v = &self.variant;
         let king = self.king?;
         for d in 0..4 {
-            let Some(mate) = v.neighbour(king, d) else { continue };
+            let Some(mate) = v.neighbour(king, d) else {
+                continue;
+            };
             if side_of(self.cells[mate as usize]) != Some(Side::Defenders) {
                 continue;
             }
@@ -170,7 +191,12 @@ impl Position {
     }
 
     /// Shieldwalls closed by the piece that moved to the edge square `to`.
-    fn capture_shieldwalls<S: CaptureSink>(&mut self, to: Square, mover: Piece, sink: &mut S) -> u32 {
+    fn capture_shieldwalls<S: CaptureSink>(
+        &mut self,
+        to: Square,
+        mover: Piece,
+        sink: &mut S,
+    ) -> u32 {
         let v = self.variant.clone();
         if mover.kind == PieceKind::King && v.rules.king.armed == super::rules::Armed::No {
             return 0;
@@ -193,12 +219,14 @@ impl Position {
                 cur = v.neighbour(sq, dir);
             }
             let Some(end) = cur else { continue };
-            let closed = v.flags[end as usize] & CORNER != 0 || self.is_anvil_piece(end, mover.side);
+            let closed =
+                v.flags[end as usize] & CORNER != 0 || self.is_anvil_piece(end, mover.side);
             if row.len() < 2 || !closed {
                 continue;
             }
             let pressed = row.iter().all(|&sq| {
-                v.neighbour(sq, inward).is_some_and(|inner| self.is_anvil_piece(inner, mover.side))
+                v.neighbour(sq, inward)
+                    .is_some_and(|inner| self.is_anvil_piece(inner, mover.side))
             });
             if !pressed {
                 continue;
@@ -221,7 +249,7 @@ impl Position {
         moves.into_iter().any(|mv| self.captures_with(mv))
     }
 
-    /// Whether `mv` would capture anything (played on a copy).
+    /// Whether `mv` would capture anything, the king included (played on a copy).
     pub(super) fn captures_with(&self, mv: super::moves::Move) -> bool {
         let mut copy = self.clone();
         copy.berserk = None;
@@ -232,6 +260,7 @@ impl Position {
         if mv.kind() == super::moves::MoveKind::Jump && piece.kind == PieceKind::Knight {
             n += 1;
         }
-        n > 0
+        // `capture_from` counts taflmen only; taking the king ends the game and is a capture too
+        n > 0 || copy.king.is_none()
     }
 }

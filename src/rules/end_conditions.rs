@@ -52,7 +52,10 @@ impl Position {
             return false;
         }
         let wall = region.neighbours(v.size, &v.not_west, &v.not_east) & v.board & !region;
-        if wall.iter().any(|sq| side_of(self.cells[sq as usize]) != Some(Side::Defenders)) {
+        if wall
+            .iter()
+            .any(|sq| side_of(self.cells[sq as usize]) != Some(Side::Defenders))
+        {
             return false;
         }
         let safe = |n: Option<u16>| n.is_none_or(|s| region.contains(s) || wall.contains(s));

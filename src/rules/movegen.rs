@@ -57,7 +57,11 @@ impl Position {
     /// The longest move the piece may make now (move limits and the die).
     pub(super) fn move_limit(&self, code: u8) -> u8 {
         let movement = &self.variant.rules.movement;
-        let limit = if code == Piece::KING.code() { movement.king_max } else { movement.taflman_max };
+        let limit = if code == Piece::KING.code() {
+            movement.king_max
+        } else {
+            movement.taflman_max
+        };
         let mut limit = if limit == 0 { u8::MAX } else { limit };
         if movement.dice == Dice::Distance && self.roll > 0 {
             limit = limit.min(self.roll);
@@ -72,10 +76,9 @@ impl Position {
         let is_king = code == Piece::KING.code();
         let limit = self.move_limit(code);
         let reach = v.reach[from as usize];
-        for dir in 0..4 {
-            let step = v.steps[dir];
+        for (&step, &room) in v.steps.iter().zip(reach.iter()) {
             let mut t = from as i32;
-            for _ in 0..reach[dir].min(limit) {
+            for _ in 0..room.min(limit) {
                 t += step;
                 let to = t as Square;
                 if self.cells[to as usize] != EMPTY {
@@ -103,18 +106,27 @@ impl Position {
 
     fn jumps(&self, from: Square, code: u8, out: &mut Vec<Move>) {
         let v = &*self.variant;
-        let Some(piece) = Piece::from_code(code) else { return };
+        let Some(piece) = Piece::from_code(code) else {
+            return;
+        };
         if piece.kind == PieceKind::Taflman {
             return;
         }
         for dir in 0..4 {
-            let Some(over) = v.neighbour(from, dir) else { continue };
+            let Some(over) = v.neighbour(from, dir) else {
+                continue;
+            };
             if side_of(self.cells[over as usize]) != Some(piece.side.opponent()) {
                 continue;
             }
-            let Some(land) = v.neighbour(over, dir) else { continue };
+            let Some(land) = v.neighbour(over, dir) else {
+                continue;
+            };
             if self.cells[land as usize] == EMPTY
-                && matches!(self.access(piece.kind == PieceKind::King, from, land), Access::Open | Access::StopOnly)
+                && matches!(
+                    self.access(piece.kind == PieceKind::King, from, land),
+                    Access::Open | Access::StopOnly
+                )
             {
                 out.push(Move::jump(from, land));
             }
@@ -126,7 +138,11 @@ impl Position {
         let v = &*self.variant;
         let flags = v.flags[to as usize];
         if flags & CORNER != 0 {
-            return if is_king { Access::StopOnly } else { Access::Closed };
+            return if is_king {
+                Access::StopOnly
+            } else {
+                Access::Closed
+            };
         }
         if flags & THRONE != 0 {
             let movement = &v.rules.movement;

@@ -66,9 +66,17 @@ impl Position {
     }
 
     /// A position from one byte per square; checks what would make the engine misbehave.
-    pub fn from_cells(variant: &Arc<Variant>, cells: &[u8], side: Side) -> Result<Position, String> {
+    pub fn from_cells(
+        variant: &Arc<Variant>,
+        cells: &[u8],
+        side: Side,
+    ) -> Result<Position, String> {
         if cells.len() != variant.squares {
-            return Err(format!("{} squares given, the board has {}", cells.len(), variant.squares));
+            return Err(format!(
+                "{} squares given, the board has {}",
+                cells.len(),
+                variant.squares
+            ));
         }
         let mut pos = Position {
             variant: variant.clone(),
@@ -85,7 +93,9 @@ impl Position {
             status: None,
         };
         for (sq, &code) in cells.iter().enumerate() {
-            let Some(piece) = Piece::from_code(code) else { continue };
+            let Some(piece) = Piece::from_code(code) else {
+                continue;
+            };
             let sq = sq as Square;
             let flags = variant.flags[sq as usize];
             if piece.kind == PieceKind::King {
@@ -94,7 +104,10 @@ impl Position {
                 }
                 pos.king = Some(sq);
             } else if flags & (super::variant::THRONE | super::variant::CORNER) != 0 {
-                return Err(format!("a taflman stands on {}, which only the king may occupy", super::square::square_name(sq, variant.size)));
+                return Err(format!(
+                    "a taflman stands on {}, which only the king may occupy",
+                    super::square::square_name(sq, variant.size)
+                ));
             }
             pos.put(sq, code);
         }
@@ -297,7 +310,11 @@ impl Position {
     /// End conditions a move can create, other than escape and king capture.
     fn after_move_outcome(&self, mv: Move) -> Option<Outcome> {
         let rules = &self.variant.rules;
-        let mover = if self.berserk.is_some() { self.side } else { self.side.opponent() };
+        let mover = if self.berserk.is_some() {
+            self.side
+        } else {
+            self.side.opponent()
+        };
         if mv.moves_a_piece() {
             if mover == Side::Attackers && rules.end.encirclement && self.defenders_encircled() {
                 return Some(Outcome::win(Side::Attackers, Reason::Encirclement));
@@ -306,8 +323,10 @@ impl Position {
                 return Some(Outcome::win(Side::Defenders, Reason::EdgeFort));
             }
         }
-        if matches!(rules.end.repetition, Repetition::Draw | Repetition::DefendersLose)
-            && self.occurrences() >= rules.end.repetition_count as usize
+        if matches!(
+            rules.end.repetition,
+            Repetition::Draw | Repetition::DefendersLose
+        ) && self.occurrences() >= rules.end.repetition_count as usize
         {
             return Some(match rules.end.repetition {
                 Repetition::DefendersLose => Outcome::win(Side::Attackers, Reason::Repetition),
@@ -320,8 +339,9 @@ impl Position {
     fn cap_outcome(&self) -> Option<Outcome> {
         let end = &self.variant.rules.end;
         let over = |cap: u32, n: u32| cap > 0 && n >= cap;
-        (over(end.max_plies, self.ply) || over(end.max_plies_without_capture, self.plies_since_capture))
-            .then_some(Outcome::draw(Reason::LengthCap))
+        (over(end.max_plies, self.ply)
+            || over(end.max_plies_without_capture, self.plies_since_capture))
+        .then_some(Outcome::draw(Reason::LengthCap))
     }
 
     /// Whether a set-up position is already over (the king on an escape square).
@@ -357,6 +377,11 @@ impl Position {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {} to move", super::notation::position_to_otn(self), self.side.name())
+        write!(
+            f,
+            "{} {} to move",
+            super::notation::position_to_otn(self),
+            self.side.name()
+        )
     }
 }
