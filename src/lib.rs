@@ -3,6 +3,9 @@
 //! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
 //! then search, self-play, data, training and evaluation.
 
+pub mod data;
 pub mod encode;
 pub mod nn;
 pub mod rules;
+pub mod search;
+pub mod selfplay;

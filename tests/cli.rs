@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn tavlei(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tavlei")).args(args).output().expect("runs tavlei")
+    Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args(args)
+        .output()
+        .expect("runs tavlei")
 }
 
 fn tavlei_stdin(args: &[&str], input: &str) -> Output {
@@ -15,23 +18,37 @@ fn tavlei_stdin(args: &[&str], input: &str) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("runs tavlei");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writes");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("writes");
     child.wait_with_output().expect("finishes")
 }
 
 fn stdout(out: &Output) -> String {
-    assert!(out.status.success(), "failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout.clone()).expect("utf-8")
 }
 
 fn json_lines(text: &str) -> Vec<serde_json::Value> {
-    text.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect()
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
 }
 
 #[test]
 fn rules_list_shows_every_preset() {
     let text = stdout(&tavlei(&["rules", "list"]));
-    assert_eq!(text.lines().count(), 1 + tavlei::rules::presets::PRESET_NAMES.len());
+    assert_eq!(
+        text.lines().count(),
+        1 + tavlei::rules::presets::PRESET_NAMES.len()
+    );
     assert!(text.contains("tablut") && text.contains("defenders"));
 }
 
@@ -45,18 +62,37 @@ fn rules_show_prints_board_and_parameters() {
 #[test]
 fn perft_counts_brandubh() {
     let text = stdout(&tavlei(&["perft", "brandubh", "2"]));
-    assert!(text.contains("perft(1) = 40") && text.contains("perft(2) = 960"), "{text}");
+    assert!(
+        text.contains("perft(1) = 40") && text.contains("perft(2) = 960"),
+        "{text}"
+    );
 }
 
 #[test]
 fn random_json_is_complete_and_reproducible() {
-    let run = || json_lines(&stdout(&tavlei(&["random", "brandubh", "--games", "30", "--seed", "3", "--json"])))[0].clone();
+    let run = || {
+        json_lines(&stdout(&tavlei(&[
+            "random", "brandubh", "--games", "30", "--seed", "3", "--json",
+        ])))[0]
+            .clone()
+    };
     let (a, b) = (run(), run());
-    for field in ["games", "plies", "legal_moves", "seconds", "plies_per_s", "attacker_wins", "defender_wins", "draws"] {
+    for field in [
+        "games",
+        "plies",
+        "legal_moves",
+        "seconds",
+        "plies_per_s",
+        "attacker_wins",
+        "defender_wins",
+        "draws",
+    ] {
         assert!(a.get(field).is_some(), "missing {field}");
     }
     assert_eq!(a["games"], 30);
-    let total = a["attacker_wins"].as_u64().unwrap_or(0) + a["defender_wins"].as_u64().unwrap_or(0) + a["draws"].as_u64().unwrap_or(0);
+    let total = a["attacker_wins"].as_u64().unwrap_or(0)
+        + a["defender_wins"].as_u64().unwrap_or(0)
+        + a["draws"].as_u64().unwrap_or(0);
     assert_eq!(total, 30);
     assert_eq!(a["plies"], b["plies"], "same seed, same games");
     assert_eq!(a["legal_moves"], b["legal_moves"]);
@@ -66,18 +102,37 @@ fn random_json_is_complete_and_reproducible() {
 fn recorded_random_games_replay_legally_with_the_same_outcomes() {
     let dir = std::env::temp_dir().join(format!("tavlei-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for variant in ["copenhagen", "tablut", "berserk", "reconstruction_dice", "brandubh"] {
+    for variant in [
+        "copenhagen",
+        "tablut",
+        "berserk",
+        "reconstruction_dice",
+        "brandubh",
+    ] {
         let path = dir.join(format!("{variant}.txt"));
         let path_text = path.to_str().expect("utf-8 path");
-        stdout(&tavlei(&["random", variant, "--games", "15", "--seed", "11", "--record", path_text, "--json"]));
+        stdout(&tavlei(&[
+            "random", variant, "--games", "15", "--seed", "11", "--record", path_text, "--json",
+        ]));
         let record = std::fs::read_to_string(&path).expect("records written");
-        let results: Vec<&str> = record.lines().filter_map(|l| l.strip_prefix("[result \"")).collect();
+        let results: Vec<&str> = record
+            .lines()
+            .filter_map(|l| l.strip_prefix("[result \""))
+            .collect();
         let reports = json_lines(&stdout(&tavlei(&["replay", variant, path_text, "--json"])));
         assert_eq!(reports.len(), 15, "{variant}");
         for (report, result) in reports.iter().zip(results) {
             assert_eq!(report["legal"], true, "{variant}: {report}");
-            assert_eq!(report["capture_mismatches"].as_array().map(Vec::len), Some(0), "{variant}: {report}");
-            let expected = format!("{} {}\"]", report["outcome"].as_str().unwrap_or("?"), report["reason"].as_str().unwrap_or("?"));
+            assert_eq!(
+                report["capture_mismatches"].as_array().map(Vec::len),
+                Some(0),
+                "{variant}: {report}"
+            );
+            let expected = format!(
+                "{} {}\"]",
+                report["outcome"].as_str().unwrap_or("?"),
+                report["reason"].as_str().unwrap_or("?")
+            );
             assert_eq!(result, expected, "{variant}");
         }
     }
@@ -88,15 +143,30 @@ fn recorded_random_games_replay_legally_with_the_same_outcomes() {
 fn replay_reports_the_first_illegal_move_and_capture_mismatches() {
     // brandubh, attackers first: d6-c6 and e4-e3 are legal; a4-a7 would stop on a corner
     let games = "# a comment line\nd6-c6 e4-e3 a4-a7\nd6-c6xc5\n";
-    let reports = json_lines(&stdout(&tavlei_stdin(&["replay", "brandubh", "-", "--json"], games)));
+    let reports = json_lines(&stdout(&tavlei_stdin(
+        &["replay", "brandubh", "-", "--json"],
+        games,
+    )));
     assert_eq!(reports.len(), 2);
     assert_eq!(reports[0]["legal"], false);
     assert_eq!(reports[0]["illegal"]["ply"], 2);
     assert_eq!(reports[0]["illegal"]["move"], "a4-a7");
-    assert!(reports[0]["illegal"]["reason"].as_str().unwrap_or("").contains("corner"), "{}", reports[0]);
+    assert!(
+        reports[0]["illegal"]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("corner"),
+        "{}",
+        reports[0]
+    );
     assert_eq!(reports[1]["legal"], true);
     assert_eq!(reports[1]["capture_mismatches"][0]["expected"][0], "c5");
-    assert_eq!(reports[1]["capture_mismatches"][0]["actual"].as_array().map(Vec::len), Some(0));
+    assert_eq!(
+        reports[1]["capture_mismatches"][0]["actual"]
+            .as_array()
+            .map(Vec::len),
+        Some(0)
+    );
 }
 
 #[test]
@@ -105,15 +175,40 @@ fn replay_from_a_position_checks_one_rule() {
     //  3 . . . . . a . . . . .
     //  2 . . . a D . . . . . .
     let from = "/11/3tT6/5t5/11/11/5K5/11/11/11/11/11/";
-    let args = ["replay", "copenhagen", "-", "--json", "--from", from, "--to-move", "attackers"];
-    let reports = json_lines(&stdout(&tavlei_stdin(&args, "f3-f2xe2\nf3-f2\nf3-f2xd2\nf3-f1\n")));
+    let args = [
+        "replay",
+        "copenhagen",
+        "-",
+        "--json",
+        "--from",
+        from,
+        "--to-move",
+        "attackers",
+    ];
+    let reports = json_lines(&stdout(&tavlei_stdin(
+        &args,
+        "f3-f2xe2\nf3-f2\nf3-f2xd2\nf3-f1\n",
+    )));
     assert_eq!(reports[0]["captures"][0][0], "e2");
-    assert_eq!(reports[0]["capture_mismatches"].as_array().map(Vec::len), Some(0));
-    assert_eq!(reports[1]["captures"][0][0], "e2", "a move without markers still captures");
+    assert_eq!(
+        reports[0]["capture_mismatches"].as_array().map(Vec::len),
+        Some(0)
+    );
+    assert_eq!(
+        reports[1]["captures"][0][0], "e2",
+        "a move without markers still captures"
+    );
     assert_eq!(reports[2]["capture_mismatches"][0]["expected"][0], "d2");
     assert_eq!(reports[2]["capture_mismatches"][0]["actual"][0], "e2");
     assert_eq!(reports[3]["captures"][0].as_array().map(Vec::len), Some(0));
-    assert!(reports[3]["final"].as_str().unwrap_or("").starts_with("/5t5/3tT6/11/"), "{}", reports[3]);
+    assert!(
+        reports[3]["final"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("/5t5/3tT6/11/"),
+        "{}",
+        reports[3]
+    );
 }
 
 #[test]
@@ -121,7 +216,11 @@ fn errors_are_one_line_without_a_panic() {
     let dir = std::env::temp_dir().join(format!("tavlei-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let bad = dir.join("bad.toml");
-    std::fs::write(&bad, "name = \"x\"\ntitle = \"x\"\nsource = \"x\"\nbogus = 1\n").expect("write");
+    std::fs::write(
+        &bad,
+        "name = \"x\"\ntitle = \"x\"\nsource = \"x\"\nbogus = 1\n",
+    )
+    .expect("write");
     for args in [
         vec!["rules", "show", bad.to_str().expect("utf-8")],
         vec!["rules", "show", "no_such_variant"],
@@ -131,7 +230,10 @@ fn errors_are_one_line_without_a_panic() {
         assert!(!out.status.success(), "{args:?} should fail");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && !err.contains("panicked"), "{err}");
+        assert!(
+            err.starts_with("error: ") && !err.contains("panicked"),
+            "{err}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

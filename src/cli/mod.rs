@@ -1,11 +1,13 @@
 //! Subcommands: thin adapters that parse arguments, call the library and print results.
 
+mod data;
 mod demo;
 mod info;
 mod perft;
 mod random;
 mod replay;
 mod rules;
+mod selfplay;
 
 use std::sync::Arc;
 
@@ -41,6 +43,13 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Version, libtorch and the device networks would run on.
     Info(info::InfoArgs),
+    /// A randomly initialised network checkpoint, so self-play can start from nothing.
+    InitModel(selfplay::InitModelArgs),
+    /// Self-play games with MCTS: training shards and game records.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Shard directories: statistics, and export to NumPy.
+    #[command(subcommand)]
+    Data(data::DataCommand),
     /// The end-to-end demonstration that `make run` starts.
     Demo(demo::DemoArgs),
 }
@@ -53,8 +62,11 @@ pub fn run() -> Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Random(args) => random::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Data(cmd) => data::run(cmd),
         Command::Demo(args) => demo::run(args),
         Command::Info(args) => info::run(args),
+        Command::InitModel(args) => selfplay::init_model(args),
+        Command::Selfplay(args) => selfplay::selfplay(args),
     }
 }
 

@@ -1,3 +1,9 @@
-//! The policy-value network and its devices (libtorch through `tch`).
+//! The policy-value network: its definition, devices and checkpoints (libtorch through `tch`).
+//! tch tensors are not `Sync`: one thread owns a network and serves batches.
 
+pub mod checkpoint;
 pub mod device;
+pub mod model;
+
+pub use checkpoint::{CheckpointError, CheckpointMeta, Network};
+pub use model::Architecture;

@@ -63,7 +63,10 @@ pub fn random_game_record<R: Rng>(start: &Position, rng: &mut R) -> (Vec<String>
         };
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
-            return (record, pos.status().unwrap_or_else(|| pos.no_moves_outcome()));
+            return (
+                record,
+                pos.status().unwrap_or_else(|| pos.no_moves_outcome()),
+            );
         }
         let mv = moves[rng.random_range(0..moves.len())];
         let king_before = pos.king();

@@ -352,6 +352,21 @@ impl Position {
             .then_some(Outcome::win(Side::Defenders, Reason::KingEscaped))
     }
 
+    /// Restores the counters and the pending berserk piece of a recorded position (a training
+    /// sample, say); the repetition history starts afresh from here.
+    pub fn restore_state(&mut self, ply: u32, plies_since_capture: u32, berserk: Option<Square>) {
+        self.ply = ply;
+        self.plies_since_capture = plies_since_capture;
+        if let Some(b) = self.berserk.take() {
+            self.hash ^= self.variant.zobrist.berserk[b as usize];
+        }
+        if let Some(b) = berserk {
+            self.berserk = Some(b);
+            self.hash ^= self.variant.zobrist.berserk[b as usize];
+        }
+        self.history = vec![self.hash];
+    }
+
     /// The position under a symmetry of the variant (history is not carried over).
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let size = self.variant.size;

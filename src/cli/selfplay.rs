@@ -1,0 +1,153 @@
+//! `tavlei init-model` and `tavlei selfplay`.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use tavlei::nn::device::DeviceChoice;
+use tavlei::nn::{Architecture, Network};
+use tavlei::rules::{Position, Variant};
+use tavlei::search::{Evaluator, NetworkEvaluator, RolloutEvaluator};
+use tavlei::selfplay::{generate, GenerateSummary, Progress, SelfplayConfig};
+
+#[derive(Args)]
+pub struct InitModelArgs {
+    /// A preset name or a path to a variant file.
+    variant: String,
+    #[arg(long, default_value_t = Architecture::default().blocks)]
+    blocks: usize,
+    #[arg(long, default_value_t = Architecture::default().channels)]
+    channels: i64,
+    /// Where to write the weights (`.safetensors`; the sidecar `.json` goes beside it).
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn init_model(args: InitModelArgs) -> Result<()> {
+    let v = Variant::load(&args.variant)?;
+    if args.out.extension().and_then(|e| e.to_str()) != Some("safetensors") {
+        bail!("--out {} must end in .safetensors", args.out.display());
+    }
+    let arch = Architecture {
+        blocks: args.blocks,
+        channels: args.channels,
+    };
+    let net = Network::new(v.name(), arch, tch::Device::Cpu, args.seed);
+    net.save(&args.out)?;
+    println!(
+        "wrote {} ({} blocks x {} channels, variant {})",
+        args.out.display(),
+        arch.blocks,
+        arch.channels,
+        v.name()
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// A preset name or a path to a variant file.
+    #[arg(long)]
+    variant: String,
+    /// Network checkpoint guiding the search.
+    #[arg(long, conflicts_with = "rollouts")]
+    model: Option<PathBuf>,
+    /// Pure MCTS: random rollouts per leaf instead of a network.
+    #[arg(long)]
+    rollouts: Option<usize>,
+    #[arg(long, default_value_t = 64)]
+    games: u64,
+    /// Output directory (rerun with the same one to continue an interrupted run).
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Settings; the defaults are those of configs/selfplay.toml.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    #[arg(long, default_value = "auto")]
+    device: DeviceChoice,
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn game_finished(&mut self, s: &GenerateSummary) {
+        self.0.inc(1);
+        let share = |n: u64| 100.0 * n as f64 / s.games.max(1) as f64;
+        self.0.set_message(format!(
+            "{} positions, {:.0} pos/s, att {:.0}% def {:.0}% draw {:.0}%",
+            s.positions,
+            s.positions as f64 / s.seconds.max(1e-9),
+            share(s.attacker_wins),
+            share(s.defender_wins),
+            share(s.draws)
+        ));
+    }
+}
+
+pub fn selfplay(args: SelfplayArgs) -> Result<()> {
+    let v = Variant::load(&args.variant)?;
+    let cfg = match &args.config {
+        Some(path) => SelfplayConfig::load(path)?,
+        None => SelfplayConfig::default(),
+    };
+    let mut evaluator: Box<dyn Evaluator> = match (&args.model, args.rollouts) {
+        (Some(path), _) => {
+            let device = args.device.resolve()?;
+            let net = Network::load(path, Some(v.name()), device)
+                .with_context(|| format!("loading {}", path.display()))?;
+            Box::new(NetworkEvaluator::new(net))
+        }
+        (None, Some(n)) => Box::new(RolloutEvaluator::new(n, args.seed)),
+        (None, None) => bail!("give --model CKPT or --rollouts N"),
+    };
+    let bar = ProgressBar::new(args.games);
+    bar.set_style(
+        ProgressStyle::with_template("selfplay [{bar:30}] {pos}/{len} games  {msg}  eta {eta}")?
+            .progress_chars("=> "),
+    );
+    let mut progress = Bar(bar);
+    let summary = generate(
+        &Position::start(&v),
+        evaluator.as_mut(),
+        &cfg,
+        args.games,
+        args.seed,
+        &args.out,
+        &mut progress,
+    )?;
+    progress.0.finish_and_clear();
+    let share = |n: u64| 100.0 * n as f64 / summary.games.max(1) as f64;
+    if summary.resumed_games > 0 {
+        println!(
+            "{} games were already written by an earlier run; played the rest",
+            summary.resumed_games
+        );
+    }
+    println!(
+        "{} games of {} with {} in {:.1} s: {} positions ({:.0}/s, {:.0} games/hour), {} training samples",
+        summary.games,
+        v.name(),
+        evaluator.describe(),
+        summary.seconds,
+        summary.positions,
+        summary.positions as f64 / summary.seconds.max(1e-9),
+        summary.games as f64 * 3600.0 / summary.seconds.max(1e-9),
+        summary.samples
+    );
+    println!(
+        "attackers {:.1} %, defenders {:.1} %, draws {:.1} %; {} evaluations in {} batches, {} cache hits",
+        share(summary.attacker_wins),
+        share(summary.defender_wins),
+        share(summary.draws),
+        summary.evaluations,
+        summary.batches,
+        summary.cache_hits
+    );
+    println!("shards and game records in {}", args.out.display());
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! One training sample: a position as self-play saw it, the search's policy and value there, and
+//! the game's result.
+
+use std::sync::Arc;
+
+use crate::encode::planes;
+use crate::rules::piece::{side_of, CELL_CODES};
+use crate::rules::{Position, Side, Variant};
+
+use super::error::DataError;
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sample {
+    pub game_id: u64,
+    pub ply: u32,
+    /// One byte per square, as `Position::cells()` (rank-major from a1; 0 empty, pieces 1..=8).
+    pub cells: Vec<u8>,
+    pub side_to_move: crate::rules::Side,
+    pub berserk: Option<u16>,
+    pub roll: u8,
+    pub plies_since_capture: u32,
+    /// (policy index, probability) over legal moves only; probabilities sum to 1.
+    pub policy: Vec<(u32, f32)>,
+    /// The game's final result from the side to move's view: 1 win, 0 draw, -1 loss.
+    pub result: f32,
+    /// The search's root value from the side to move's view.
+    pub search_value: f32,
+    /// Length of the whole game in plies, and its end reason (`Reason::name()`), for statistics.
+    pub game_length: u32,
+    pub reason: String,
+}
+
+impl Sample {
+    /// Rebuilds the position: board, side to move, die roll, ply, plies since the last capture
+    /// and a pending berserk piece. The repetition history is not part of a sample: it starts
+    /// afresh at this position.
+    pub fn position(&self, variant: &Arc<Variant>) -> Result<Position, DataError> {
+        self.check(variant)?;
+        let mut pos = Position::from_cells(variant, &self.cells, self.side_to_move)
+            .map_err(|reason| self.bad(reason))?;
+        pos.set_roll(self.roll);
+        pos.restore_state(self.ply, self.plies_since_capture, self.berserk);
+        Ok(pos)
+    }
+
+    /// The network input planes of this sample: `encode::planes::encode` of its position.
+    pub fn planes(&self, variant: &Arc<Variant>) -> Result<Vec<f32>, DataError> {
+        Ok(planes::encode(&self.position(variant)?))
+    }
+
+    /// The winner of the game this sample comes from (`None` for a draw).
+    pub fn winner(&self) -> Option<Side> {
+        if self.result > 0.5 {
+            Some(self.side_to_move)
+        } else if self.result < -0.5 {
+            Some(self.side_to_move.opponent())
+        } else {
+            None
+        }
+    }
+
+    fn bad(&self, reason: impl Into<String>) -> DataError {
+        DataError::BadSample {
+            game_id: self.game_id,
+            ply: self.ply,
+            reason: reason.into(),
+        }
+    }
+
+    /// What `Position::from_cells` does not check but the engine or the encoder rely on.
+    fn check(&self, variant: &Variant) -> Result<(), DataError> {
+        if self.cells.len() != variant.squares {
+            return Err(self.bad(format!(
+                "{} cells, the {} board has {}",
+                self.cells.len(),
+                variant.name(),
+                variant.squares
+            )));
+        }
+        if let Some((sq, code)) = self
+            .cells
+            .iter()
+            .enumerate()
+            .find(|(_, &c)| c as usize >= CELL_CODES)
+        {
+            return Err(self.bad(format!("cell {sq} holds {code}, not a piece code (0..=8)")));
+        }
+        if let Some(b) = self.berserk {
+            if b as usize >= variant.squares {
+                return Err(self.bad(format!(
+                    "berserk square {b} is off the {}-square board",
+                    variant.squares
+                )));
+            }
+            if side_of(self.cells[b as usize]) != Some(self.side_to_move) {
+                return Err(self.bad(format!(
+                    "berserk square {b} holds no piece of the side to move ({})",
+                    self.side_to_move.name()
+                )));
+            }
+        }
+        if self.roll > 6 {
+            return Err(self.bad(format!("die roll {} is not 0..=6", self.roll)));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::encode::planes::PLANES;
+
+    /// A sample of brandubh's start position.
+    pub(crate) fn start_sample(v: &Arc<Variant>, game_id: u64, ply: u32) -> Sample {
+        let pos = Position::start(v);
+        Sample {
+            game_id,
+            ply,
+            cells: pos.cells().to_vec(),
+            side_to_move: pos.side_to_move(),
+            berserk: None,
+            roll: 0,
+            plies_since_capture: ply,
+            policy: vec![(3, 0.25), (17, 0.75)],
+            result: 1.0,
+            search_value: 0.125,
+            game_length: 40,
+            reason: "king_captured".into(),
+        }
+    }
+
+    #[test]
+    fn position_round_trips_the_board() {
+        let v = Variant::load("brandubh").expect("preset");
+        let mut s = start_sample(&v, 1, 0);
+        s.side_to_move = Side::Defenders;
+        let pos = s.position(&v).expect("valid");
+        assert_eq!(pos.cells(), &s.cells[..]);
+        assert_eq!(pos.side_to_move(), Side::Defenders);
+        assert_eq!(pos.roll(), 0);
+    }
+
+    #[test]
+    fn bad_samples_are_errors_not_panics() {
+        let v = Variant::load("brandubh").expect("preset");
+        let good = start_sample(&v, 7, 3);
+        let cases: Vec<(Sample, &str)> = vec![
+            (
+                Sample {
+                    cells: vec![0; 5],
+                    ..good.clone()
+                },
+                "5 cells",
+            ),
+            (
+                Sample {
+                    cells: vec![0; v.squares],
+                    ..good.clone()
+                },
+                "no king",
+            ),
+            (
+                Sample {
+                    cells: {
+                        let mut c = good.cells.clone();
+                        c[0] = 9;
+                        c
+                    },
+                    ..good.clone()
+                },
+                "not a piece code",
+            ),
+            (
+                Sample {
+                    berserk: Some(49),
+                    ..good.clone()
+                },
+                "berserk square 49",
+            ),
+            (
+                Sample {
+                    roll: 7,
+                    ..good.clone()
+                },
+                "die roll 7",
+            ),
+        ];
+        for (sample, needle) in cases {
+            let err = sample.position(&v).expect_err(needle).to_string();
+            assert!(err.contains(needle), "{err}");
+            assert!(err.contains("game 7 at ply 3"), "{err}");
+        }
+    }
+
+    #[test]
+    fn winner_follows_result_and_side() {
+        let v = Variant::load("brandubh").expect("preset");
+        let mut s = start_sample(&v, 0, 0);
+        for (side, result, winner) in [
+            (Side::Attackers, 1.0, Some(Side::Attackers)),
+            (Side::Attackers, -1.0, Some(Side::Defenders)),
+            (Side::Defenders, 1.0, Some(Side::Defenders)),
+            (Side::Defenders, -1.0, Some(Side::Attackers)),
+            (Side::Defenders, 0.0, None),
+        ] {
+            s.side_to_move = side;
+            s.result = result;
+            assert_eq!(s.winner(), winner, "{side:?} {result}");
+        }
+    }
+
+    #[test]
+    fn position_restores_counters_and_berserk() {
+        let v = Variant::load("brandubh").expect("preset");
+        let n = v.squares;
+        let mut s = start_sample(&v, 0, 0);
+        s.ply = 12;
+        s.plies_since_capture = 5;
+        // d1 holds an attacker, and attackers are to move.
+        s.berserk = Some(3);
+        s.roll = 4;
+        let pos = s.position(&v).expect("valid");
+        assert_eq!(pos.ply(), 12);
+        assert_eq!(pos.plies_since_capture(), 5);
+        assert_eq!(pos.berserk_piece(), Some(3));
+        assert_eq!(pos.roll(), 4);
+
+        let out = s.planes(&v).expect("valid");
+        assert_eq!(out.len(), PLANES * n);
+        assert_eq!(out, planes::encode(&pos));
+        let plane = |name: &str| {
+            planes::PLANE_NAMES
+                .iter()
+                .position(|&p| p == name)
+                .expect("name")
+        };
+        let b = plane("berserk piece");
+        assert_eq!(out[b * n + 3], 1.0);
+        assert_eq!(out[b * n..(b + 1) * n].iter().sum::<f32>(), 1.0);
+        let r = plane("die roll / 6");
+        assert_eq!(out[r * n], 4.0 / 6.0);
+
+        s.berserk = Some(0);
+        let e = s.position(&v).expect_err("a1 is an empty corner");
+        assert!(e.to_string().contains("holds no piece"), "{e}");
+    }
+}

@@ -1,0 +1,442 @@
+//! Shard files: a batch of samples with a header and a checksum, written atomically.
+//!
+//! Layout (integers little-endian):
+//!
+//! | bytes    | field                                                   |
+//! |----------|---------------------------------------------------------|
+//! | 8        | magic `TAVLSHRD`                                        |
+//! | 4        | format version (`FORMAT_VERSION`)                       |
+//! | 4 + L    | variant name: length L (at most `MAX_VARIANT_NAME`), UTF-8 |
+//! | 4        | `encode::ENCODING_VERSION` the samples were made under  |
+//! | 8        | sample count                                            |
+//! | 8        | payload length in bytes                                 |
+//! | payload  | the samples, each bincode 2 (serde, standard config)    |
+//! | 8        | FNV-1a 64 of every byte before it                       |
+//!
+//! The payload length lets a reader tell a truncated file from a corrupted one.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::encode::ENCODING_VERSION;
+
+use super::atomic::AtomicFile;
+use super::checksum::fnv1a;
+use super::error::DataError;
+use super::sample::Sample;
+
+pub const MAGIC: [u8; 8] = *b"TAVLSHRD";
+pub const FORMAT_VERSION: u32 = 1;
+/// Longest variant name a shard stores, in bytes.
+pub const MAX_VARIANT_NAME: usize = 1024;
+/// The file extension of complete shards.
+pub const EXTENSION: &str = "shard";
+
+/// The most bytes one sample may claim while being decoded (a guard against absurd lengths).
+const SAMPLE_LIMIT: usize = 1 << 26;
+/// The fewest bytes a bincode-encoded sample takes (for bounding preallocation).
+const MIN_SAMPLE_BYTES: usize = 16;
+
+/// A shard's contents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shard {
+    pub variant: String,
+    pub samples: Vec<Sample>,
+}
+
+/// The bytes of a shard holding `samples` of `variant_name`; `path` only names errors.
+pub fn encode_shard(
+    path: &Path,
+    variant_name: &str,
+    samples: &[Sample],
+) -> Result<Vec<u8>, DataError> {
+    if variant_name.len() > MAX_VARIANT_NAME {
+        return Err(DataError::VariantName {
+            path: path.to_path_buf(),
+            name: variant_name.to_string(),
+            reason: format!("longer than {MAX_VARIANT_NAME} bytes"),
+        });
+    }
+    let mut payload = Vec::with_capacity(samples.len() * 128);
+    for (index, sample) in samples.iter().enumerate() {
+        bincode::serde::encode_into_std_write(sample, &mut payload, bincode::config::standard())
+            .map_err(|e| DataError::Encode {
+                path: path.to_path_buf(),
+                index,
+                message: e.to_string(),
+            })?;
+    }
+    let mut out = Vec::with_capacity(payload.len() + 48 + variant_name.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(variant_name.len() as u32).to_le_bytes());
+    out.extend_from_slice(variant_name.as_bytes());
+    out.extend_from_slice(&ENCODING_VERSION.to_le_bytes());
+    out.extend_from_slice(&(samples.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    Ok(out)
+}
+
+/// Writes a shard atomically: to `PATH.tmp`, synced to disk, then renamed to `path`.
+pub fn write_shard(path: &Path, variant_name: &str, samples: &[Sample]) -> Result<(), DataError> {
+    let bytes = encode_shard(path, variant_name, samples)?;
+    let mut file = AtomicFile::create(path)?;
+    let tmp = file.tmp().to_path_buf();
+    file.file()
+        .write_all(&bytes)
+        .map_err(|e| DataError::io("write", tmp, e))?;
+    file.commit()
+}
+
+/// Reads and validates a shard file.
+pub fn read_shard(path: &Path) -> Result<Shard, DataError> {
+    let bytes = std::fs::read(path).map_err(|e| DataError::io("read", path, e))?;
+    decode_shard(&bytes, path)
+}
+
+/// Validates and decodes the bytes of a shard; `path` names it in errors. Never panics.
+pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
+    let truncated = |detail: String| DataError::Truncated {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let corrupt = |detail: String| DataError::Corrupt {
+        path: path.to_path_buf(),
+        detail,
+    };
+    if bytes.len() < MAGIC.len() {
+        return Err(if MAGIC.starts_with(bytes) {
+            truncated(format!(
+                "{} bytes, shorter than its {}-byte magic",
+                bytes.len(),
+                MAGIC.len()
+            ))
+        } else {
+            DataError::WrongMagic {
+                path: path.to_path_buf(),
+            }
+        });
+    }
+    let mut r = Cursor {
+        bytes,
+        pos: 0,
+        path,
+    };
+    if r.take(MAGIC.len(), "magic")? != MAGIC {
+        return Err(DataError::WrongMagic {
+            path: path.to_path_buf(),
+        });
+    }
+    let format = r.u32("format version")?;
+    if format != FORMAT_VERSION {
+        return Err(DataError::FormatVersion {
+            path: path.to_path_buf(),
+            found: format,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let name_len = r.u32("variant name length")? as usize;
+    if name_len > MAX_VARIANT_NAME {
+        return Err(corrupt(format!(
+            "variant name of {name_len} bytes (at most {MAX_VARIANT_NAME})"
+        )));
+    }
+    let name = r.take(name_len, "variant name")?;
+    let encoding = r.u32("encoding version")?;
+    let count = r.u64("sample count")?;
+    let payload_len = r.u64("payload length")?;
+    let header_len = r.pos;
+    let expected_len = (header_len as u64)
+        .checked_add(payload_len)
+        .and_then(|n| n.checked_add(8))
+        .ok_or_else(|| corrupt(format!("impossible payload length {payload_len}")))?;
+    let actual_len = bytes.len() as u64;
+    if actual_len < expected_len {
+        return Err(truncated(format!(
+            "{actual_len} bytes, the header announces {expected_len} ({count} samples)"
+        )));
+    }
+    if actual_len > expected_len {
+        return Err(corrupt(format!(
+            "{} bytes after the checksum (the header announces {expected_len} bytes in all)",
+            actual_len - expected_len
+        )));
+    }
+    // The lengths agree with the file, so these slices are in bounds.
+    let checked_len = bytes.len() - 8;
+    let mut stored = [0u8; 8];
+    stored.copy_from_slice(&bytes[checked_len..]);
+    let stored = u64::from_le_bytes(stored);
+    let computed = fnv1a(&bytes[..checked_len]);
+    if stored != computed {
+        return Err(DataError::BadChecksum {
+            path: path.to_path_buf(),
+            stored,
+            computed,
+        });
+    }
+    let variant = std::str::from_utf8(name)
+        .map_err(|_| corrupt("the variant name is not UTF-8".into()))?
+        .to_string();
+    if encoding != ENCODING_VERSION {
+        return Err(DataError::EncodingVersion {
+            path: path.to_path_buf(),
+            found: encoding,
+            expected: ENCODING_VERSION,
+        });
+    }
+    let payload = &bytes[header_len..checked_len];
+    let config = bincode::config::standard().with_limit::<SAMPLE_LIMIT>();
+    let capacity = count.min((payload.len() / MIN_SAMPLE_BYTES) as u64) as usize;
+    let mut samples = Vec::with_capacity(capacity);
+    let mut offset = 0;
+    for index in 0..count {
+        let (sample, used): (Sample, usize) =
+            bincode::serde::decode_from_slice(&payload[offset..], config).map_err(|e| {
+                corrupt(format!(
+                    "sample {index} of {count} (payload byte {offset}): {e}"
+                ))
+            })?;
+        offset += used;
+        samples.push(sample);
+    }
+    if offset != payload.len() {
+        return Err(corrupt(format!(
+            "{} payload bytes left after the {count} samples the header announces",
+            payload.len() - offset
+        )));
+    }
+    Ok(Shard { variant, samples })
+}
+
+/// Reads the header fields in order, reporting where the file ends too early.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    path: &'a Path,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DataError> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.bytes.len());
+        let Some(end) = end else {
+            return Err(DataError::Truncated {
+                path: self.path.to_path_buf(),
+                detail: format!(
+                    "{} bytes, it ends inside the header's {what}",
+                    self.bytes.len()
+                ),
+            });
+        };
+        let out = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(out)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, DataError> {
+        let mut b = [0u8; 4];
+        b.copy_from_slice(self.take(4, what)?);
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, DataError> {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(self.take(8, what)?);
+        Ok(u64::from_le_bytes(b))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::sample::tests::start_sample;
+    use crate::rules::Variant;
+    use proptest::prelude::*;
+    use std::path::PathBuf;
+
+    fn samples(n: usize) -> Vec<Sample> {
+        let v = Variant::load("brandubh").expect("preset");
+        (0..n)
+            .map(|i| {
+                let mut s = start_sample(&v, i as u64 / 3, i as u32 % 3);
+                s.reason = format!("reason {i}");
+                s
+            })
+            .collect()
+    }
+
+    fn shard_bytes() -> Vec<u8> {
+        encode_shard(Path::new("x.shard"), "brandubh", &samples(5)).expect("encodes")
+    }
+
+    fn origin() -> PathBuf {
+        PathBuf::from("dir/0001.shard")
+    }
+
+    /// Byte offset of the field after the variant name ("brandubh").
+    const AFTER_NAME: usize = 8 + 4 + 4 + 8;
+
+    #[test]
+    fn bytes_round_trip() {
+        let s = samples(5);
+        let bytes = encode_shard(Path::new("x"), "brandubh", &s).expect("encodes");
+        assert_eq!(&bytes[..8], b"TAVLSHRD");
+        let shard = decode_shard(&bytes, &origin()).expect("decodes");
+        assert_eq!(shard.variant, "brandubh");
+        assert_eq!(shard.samples, s);
+    }
+
+    #[test]
+    fn empty_shard_round_trips() {
+        let bytes = encode_shard(Path::new("x"), "tablut", &[]).expect("encodes");
+        let shard = decode_shard(&bytes, &origin()).expect("decodes");
+        assert_eq!(shard.variant, "tablut");
+        assert!(shard.samples.is_empty());
+    }
+
+    fn err(bytes: &[u8]) -> DataError {
+        decode_shard(bytes, &origin()).expect_err("must be rejected")
+    }
+
+    #[test]
+    fn each_defect_has_its_own_error() {
+        let good = shard_bytes();
+        assert!(matches!(
+            err(&good[..good.len() - 1]),
+            DataError::Truncated { .. }
+        ));
+        assert!(matches!(err(&good[..5]), DataError::Truncated { .. }));
+        assert!(matches!(err(&good[..20]), DataError::Truncated { .. }));
+        assert!(matches!(err(b""), DataError::Truncated { .. }));
+        assert!(matches!(
+            err(b"PK\x03\x04 a zip"),
+            DataError::WrongMagic { .. }
+        ));
+
+        let mut v = good.clone();
+        v[8] = 2;
+        assert!(matches!(
+            err(&v),
+            DataError::FormatVersion {
+                found: 2,
+                expected: 1,
+                ..
+            }
+        ));
+
+        let mut flipped = good.clone();
+        let mid = good.len() - 20;
+        flipped[mid] ^= 0x10;
+        assert!(matches!(err(&flipped), DataError::BadChecksum { .. }));
+
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(matches!(err(&longer), DataError::Corrupt { .. }));
+    }
+
+    /// Rewrites a header field and the checksum, as a shard made by another build would be.
+    fn resealed(mut bytes: Vec<u8>, at: usize, value: &[u8]) -> Vec<u8> {
+        bytes[at..at + value.len()].copy_from_slice(value);
+        let n = bytes.len() - 8;
+        let sum = fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn other_encoding_version_is_named() {
+        let v = resealed(shard_bytes(), AFTER_NAME, &7u32.to_le_bytes());
+        let e = err(&v);
+        assert!(
+            matches!(e, DataError::EncodingVersion { found: 7, .. }),
+            "{e}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.contains("dir/0001.shard") && text.contains("encoding version 7"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn wrong_count_with_good_checksum_is_corrupt() {
+        for count in [4u64, 6, u64::MAX] {
+            let v = resealed(shard_bytes(), AFTER_NAME + 4, &count.to_le_bytes());
+            assert!(
+                matches!(err(&v), DataError::Corrupt { .. }),
+                "count {count}"
+            );
+        }
+    }
+
+    #[test]
+    fn messages_name_the_file() {
+        let good = shard_bytes();
+        for bytes in [&good[..30], &b"nonsense!"[..]] {
+            let text = err(bytes).to_string();
+            assert!(text.contains("dir/0001.shard"), "{text}");
+        }
+        assert!(err(&good[..30]).to_string().contains("truncated"));
+    }
+
+    #[test]
+    fn write_is_atomic_and_reads_back() {
+        let dir = std::env::temp_dir().join(format!("tavlei-shard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("0001.shard");
+        let s = samples(4);
+        write_shard(&path, "brandubh", &s).expect("writes");
+        assert!(!dir.join("0001.shard.tmp").exists());
+        assert_eq!(read_shard(&path).expect("reads").samples, s);
+        let missing = read_shard(&dir.join("none.shard")).expect_err("missing");
+        assert!(missing.to_string().contains("none.shard"), "{missing}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let _ = decode_shard(&bytes, &origin());
+            let mut with_magic = MAGIC.to_vec();
+            with_magic.extend_from_slice(&bytes);
+            let _ = decode_shard(&with_magic, &origin());
+        }
+
+        #[test]
+        fn truncation_is_always_reported(cut in 0usize..10_000) {
+            let good = shard_bytes();
+            let cut = cut % good.len();
+            let e = decode_shard(&good[..cut], &origin()).expect_err("truncated");
+            prop_assert!(matches!(e, DataError::Truncated { .. }), "{}", e);
+        }
+
+        #[test]
+        fn any_bit_flip_is_rejected(byte in 0usize..10_000, bit in 0u8..8) {
+            let mut bytes = shard_bytes();
+            let at = byte % bytes.len();
+            bytes[at] ^= 1 << bit;
+            prop_assert!(decode_shard(&bytes, &origin()).is_err());
+        }
+
+        #[test]
+        fn resealed_garbage_payload_never_panics(
+            garbage in proptest::collection::vec(any::<u8>(), 0..300),
+            count in 0u64..20,
+        ) {
+            // A valid header and checksum around a payload that is not samples.
+            let mut bytes = encode_shard(Path::new("x"), "brandubh", &[]).expect("encodes");
+            bytes.truncate(bytes.len() - 8 - 8 - 8);
+            bytes.extend_from_slice(&count.to_le_bytes());
+            bytes.extend_from_slice(&(garbage.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&garbage);
+            let sum = fnv1a(&bytes);
+            bytes.extend_from_slice(&sum.to_le_bytes());
+            let _ = decode_shard(&bytes, &origin());
+        }
+    }
+}

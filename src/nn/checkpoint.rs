@@ -1,0 +1,273 @@
+//! Checkpoints: safetensors weights plus a JSON sidecar (`NAME.safetensors` + `NAME.json`)
+//! naming the variant, architecture and encoding version. Both are written atomically.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use tch::nn::VarStore;
+use tch::{Device, Tensor};
+
+use super::model::{Architecture, PolicyValueNet};
+use crate::encode::planes::{encode_into, PLANES};
+use crate::encode::ENCODING_VERSION;
+use crate::rules::Position;
+
+pub const CHECKPOINT_FORMAT: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointMeta {
+    pub format: u32,
+    pub variant: String,
+    pub architecture: Architecture,
+    pub encoding_version: u32,
+    pub planes: usize,
+    /// Training steps behind these weights.
+    pub step: u64,
+    /// Self-play generation (0 for a fresh network).
+    #[serde(default)]
+    pub generation: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("checkpoint {path}: {message}")]
+    Io { path: PathBuf, message: String },
+    #[error("checkpoint {path}: sidecar {sidecar} is not valid: {message}")]
+    Sidecar {
+        path: PathBuf,
+        sidecar: PathBuf,
+        message: String,
+    },
+    #[error("checkpoint {path} is for variant `{found}`, not `{expected}`")]
+    WrongVariant {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
+    #[error("checkpoint {path} uses encoding version {found}; this build uses {expected}")]
+    WrongEncoding {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+    },
+    #[error("checkpoint {path}: weights do not match the architecture in its sidecar ({message})")]
+    Weights { path: PathBuf, message: String },
+}
+
+/// A network with its weights and description, on one device.
+pub struct Network {
+    pub vs: VarStore,
+    pub net: PolicyValueNet,
+    pub meta: CheckpointMeta,
+}
+
+/// The sidecar path of a checkpoint: `x.safetensors` -> `x.json`.
+pub fn sidecar_path(weights: &Path) -> PathBuf {
+    weights.with_extension("json")
+}
+
+impl Network {
+    /// A randomly initialised network for `variant` (seeded through `tch::manual_seed`).
+    pub fn new(variant: &str, architecture: Architecture, device: Device, seed: u64) -> Network {
+        tch::manual_seed(seed as i64);
+        let vs = VarStore::new(device);
+        let net = PolicyValueNet::new(&vs.root(), architecture);
+        let meta = CheckpointMeta {
+            format: CHECKPOINT_FORMAT,
+            variant: variant.to_string(),
+            architecture,
+            encoding_version: ENCODING_VERSION,
+            planes: PLANES,
+            step: 0,
+            generation: 0,
+        };
+        Network { vs, net, meta }
+    }
+
+    /// Loads a checkpoint; `variant` (when given) must match the sidecar's.
+    pub fn load(
+        path: &Path,
+        variant: Option<&str>,
+        device: Device,
+    ) -> Result<Network, CheckpointError> {
+        let sidecar = sidecar_path(path);
+        let text = std::fs::read_to_string(&sidecar).map_err(|e| CheckpointError::Io {
+            path: path.to_path_buf(),
+            message: format!("cannot read sidecar {}: {e}", sidecar.display()),
+        })?;
+        let meta: CheckpointMeta =
+            serde_json::from_str(&text).map_err(|e| CheckpointError::Sidecar {
+                path: path.to_path_buf(),
+                sidecar: sidecar.clone(),
+                message: e.to_string(),
+            })?;
+        if let Some(expected) = variant {
+            if meta.variant != expected {
+                return Err(CheckpointError::WrongVariant {
+                    path: path.to_path_buf(),
+                    found: meta.variant,
+                    expected: expected.into(),
+                });
+            }
+        }
+        if meta.encoding_version != ENCODING_VERSION || meta.planes != PLANES {
+            return Err(CheckpointError::WrongEncoding {
+                path: path.to_path_buf(),
+                found: meta.encoding_version,
+                expected: ENCODING_VERSION,
+            });
+        }
+        let mut vs = VarStore::new(device);
+        let net = PolicyValueNet::new(&vs.root(), meta.architecture);
+        if !path.exists() {
+            return Err(CheckpointError::Io {
+                path: path.to_path_buf(),
+                message: "weights file missing".into(),
+            });
+        }
+        vs.load(path).map_err(|e| CheckpointError::Weights {
+            path: path.to_path_buf(),
+            message: first_line(&e.to_string()),
+        })?;
+        Ok(Network { vs, net, meta })
+    }
+
+    /// Writes weights and sidecar, each under a temporary name first.
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        let io = |message: String| CheckpointError::Io {
+            path: path.to_path_buf(),
+            message,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| io(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        // the weights' temporary name must keep the .safetensors suffix that selects the format
+        let tmp = path.with_extension("tmp.safetensors");
+        self.vs
+            .save(&tmp)
+            .map_err(|e| io(first_line(&e.to_string())))?;
+        std::fs::rename(&tmp, path).map_err(|e| io(e.to_string()))?;
+        let sidecar = sidecar_path(path);
+        let tmp = sidecar.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(&self.meta).map_err(|e| io(e.to_string()))?;
+        std::fs::write(&tmp, text + "\n").map_err(|e| io(e.to_string()))?;
+        std::fs::rename(&tmp, &sidecar).map_err(|e| io(e.to_string()))?;
+        Ok(())
+    }
+
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    /// Policy logits and values for a batch of positions of one variant (inference mode).
+    pub fn evaluate(&self, positions: &[&Position]) -> (Vec<f32>, Vec<f32>) {
+        let Some(first) = positions.first() else {
+            return (vec![], vec![]);
+        };
+        let size = first.variant().size;
+        let per = PLANES * size * size;
+        let mut input = vec![0.0f32; per * positions.len()];
+        for (pos, chunk) in positions.iter().zip(input.chunks_mut(per)) {
+            encode_into(pos, chunk);
+        }
+        self.evaluate_planes(&input, positions.len(), size)
+    }
+
+    /// The same from already encoded planes (`n * PLANES * size * size` floats).
+    pub fn evaluate_planes(&self, planes: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+        tch::no_grad(|| {
+            let x = Tensor::from_slice(planes)
+                .view([n as i64, PLANES as i64, size as i64, size as i64])
+                .to_device(self.device());
+            let (policy, value) = self.net.forward(&x, false);
+            let policy = policy.to_device(Device::Cpu).to_kind(tch::Kind::Float);
+            let value = value.to_device(Device::Cpu).to_kind(tch::Kind::Float);
+            (
+                Vec::<f32>::try_from(policy.flatten(0, -1)).unwrap_or_default(),
+                Vec::<f32>::try_from(value).unwrap_or_default(),
+            )
+        })
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::policy::policy_size;
+    use crate::rules::Variant;
+
+    #[test]
+    fn outputs_have_the_policy_layout_for_every_board_size() {
+        let net = Network::new(
+            "any",
+            Architecture {
+                blocks: 1,
+                channels: 8,
+            },
+            Device::Cpu,
+            1,
+        );
+        for name in ["brandubh", "tavlei", "copenhagen"] {
+            let v = Variant::load(name).expect("preset");
+            let pos = Position::start(&v);
+            let (policy, value) = net.evaluate(&[&pos, &pos]);
+            assert_eq!(policy.len(), 2 * policy_size(v.size));
+            assert_eq!(value.len(), 2);
+            assert!(value.iter().all(|v| v.abs() < 1.0));
+            assert_eq!(
+                policy[..policy_size(v.size)],
+                policy[policy_size(v.size)..],
+                "same input, same output"
+            );
+        }
+    }
+
+    #[test]
+    fn save_and_load_round_trip_and_refuse_mismatches() {
+        let dir = std::env::temp_dir().join(format!("tavlei-ckpt-{}", std::process::id()));
+        let path = dir.join("net.safetensors");
+        let net = Network::new(
+            "brandubh",
+            Architecture {
+                blocks: 1,
+                channels: 8,
+            },
+            Device::Cpu,
+            3,
+        );
+        net.save(&path).expect("saves");
+        assert!(sidecar_path(&path).exists());
+        let loaded = Network::load(&path, Some("brandubh"), Device::Cpu).expect("loads");
+        let v = Variant::load("brandubh").expect("preset");
+        let pos = Position::start(&v);
+        assert_eq!(net.evaluate(&[&pos]), loaded.evaluate(&[&pos]));
+        let wrong = Network::load(&path, Some("tavlei"), Device::Cpu)
+            .err()
+            .expect("wrong variant refused");
+        assert!(
+            wrong.to_string().contains("`brandubh`, not `tavlei`"),
+            "{wrong}"
+        );
+        // a sidecar that claims another architecture
+        let mut meta = net.meta.clone();
+        meta.architecture.channels = 16;
+        std::fs::write(
+            sidecar_path(&path),
+            serde_json::to_string(&meta).expect("json"),
+        )
+        .expect("writes");
+        let err = Network::load(&path, None, Device::Cpu)
+            .err()
+            .expect("mismatch refused");
+        assert!(err.to_string().contains("do not match"), "{err}");
+        std::fs::write(sidecar_path(&path), "{ not json").expect("writes");
+        assert!(Network::load(&path, None, Device::Cpu).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

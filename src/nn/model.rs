@@ -1,0 +1,125 @@
+//! The policy-value network: a ResNet tower, fully convolutional so that one definition serves
+//! every board size. Policy: `POLICY_CHANNELS` logits per square plus two pooled logits (stop,
+//! pass); value: a tanh scalar from the side to move's point of view.
+
+use serde::{Deserialize, Serialize};
+use tch::nn::{self, ModuleT};
+use tch::Tensor;
+
+use crate::encode::planes::PLANES;
+use crate::encode::policy::POLICY_CHANNELS;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Architecture {
+    pub blocks: usize,
+    pub channels: i64,
+}
+
+impl Default for Architecture {
+    /// The default network: small enough for self-play on a CPU.
+    fn default() -> Self {
+        Architecture {
+            blocks: 4,
+            channels: 32,
+        }
+    }
+}
+
+const HEAD_CHANNELS: i64 = 32;
+
+#[derive(Debug)]
+struct ConvBn {
+    conv: nn::Conv2D,
+    bn: nn::BatchNorm,
+}
+
+impl ConvBn {
+    fn new(p: &nn::Path, cin: i64, cout: i64, kernel: i64) -> ConvBn {
+        let cfg = nn::ConvConfig {
+            padding: kernel / 2,
+            bias: false,
+            ..Default::default()
+        };
+        ConvBn {
+            conv: nn::conv2d(p / "conv", cin, cout, kernel, cfg),
+            bn: nn::batch_norm2d(p / "bn", cout, Default::default()),
+        }
+    }
+
+    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+        x.apply(&self.conv).apply_t(&self.bn, train)
+    }
+}
+
+#[derive(Debug)]
+pub struct PolicyValueNet {
+    stem: ConvBn,
+    blocks: Vec<(ConvBn, ConvBn)>,
+    policy_features: ConvBn,
+    policy_squares: nn::Conv2D,
+    policy_global: nn::Linear,
+    value_features: ConvBn,
+    value_hidden: nn::Linear,
+    value_out: nn::Linear,
+}
+
+impl PolicyValueNet {
+    pub fn new(p: &nn::Path, arch: Architecture) -> PolicyValueNet {
+        let c = arch.channels;
+        PolicyValueNet {
+            stem: ConvBn::new(&(p / "stem"), PLANES as i64, c, 3),
+            blocks: (0..arch.blocks)
+                .map(|i| {
+                    let b = p / format!("block{i}");
+                    (
+                        ConvBn::new(&(&b / "a"), c, c, 3),
+                        ConvBn::new(&(&b / "b"), c, c, 3),
+                    )
+                })
+                .collect(),
+            policy_features: ConvBn::new(&(p / "policy"), c, HEAD_CHANNELS, 1),
+            policy_squares: nn::conv2d(
+                p / "policy_squares",
+                HEAD_CHANNELS,
+                POLICY_CHANNELS as i64,
+                1,
+                Default::default(),
+            ),
+            policy_global: nn::linear(p / "policy_global", HEAD_CHANNELS, 2, Default::default()),
+            value_features: ConvBn::new(&(p / "value"), c, HEAD_CHANNELS, 1),
+            value_hidden: nn::linear(p / "value_hidden", HEAD_CHANNELS, 64, Default::default()),
+            value_out: nn::linear(p / "value_out", 64, 1, Default::default()),
+        }
+    }
+
+    /// `x`: `[N, PLANES, S, S]`. Returns policy logits `[N, POLICY_CHANNELS*S*S + 2]` (indexed as
+    /// `encode::policy`) and values `[N]` in (-1, 1).
+    pub fn forward(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
+        let mut h = self.stem.forward(x, train).relu();
+        for (a, b) in &self.blocks {
+            let y = a.forward(&h, train).relu();
+            h = (b.forward(&y, train) + h).relu();
+        }
+        let n = x.size()[0];
+        let pf = self.policy_features.forward(&h, train).relu();
+        let squares = pf.apply(&self.policy_squares).reshape([n, -1]);
+        let pooled = pf.mean_dim(&[2i64, 3][..], false, tch::Kind::Float);
+        let global = pooled.apply(&self.policy_global);
+        let policy = Tensor::cat(&[squares, global], 1);
+        let vf = self.value_features.forward(&h, train).relu();
+        let v = vf
+            .mean_dim(&[2i64, 3][..], false, tch::Kind::Float)
+            .apply(&self.value_hidden)
+            .relu()
+            .apply(&self.value_out)
+            .tanh()
+            .reshape([n]);
+        (policy, v)
+    }
+}
+
+impl ModuleT for PolicyValueNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        self.forward(xs, train).0
+    }
+}

@@ -1,0 +1,148 @@
+//! Evaluators give, for a batch of positions, priors over each position's legal moves and a value
+//! in [-1, 1] from the side to move's point of view.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::encode::policy::{policy_index, policy_size};
+use crate::nn::Network;
+use crate::rules::playout::random_playout;
+use crate::rules::{Move, Position};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// One prior per legal move, in the order the request listed them; they sum to 1.
+    pub priors: Vec<f32>,
+    pub value: f32,
+}
+
+/// A position to evaluate with its legal moves.
+pub type Request<'a> = (&'a Position, &'a [Move]);
+
+pub trait Evaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation>;
+    /// A short description, e.g. `rollouts:8`.
+    fn describe(&self) -> String;
+}
+
+fn uniform(n: usize) -> Vec<f32> {
+    vec![1.0 / n.max(1) as f32; n]
+}
+
+/// Uniform priors and a zero value: search guided by nothing but the rules.
+pub struct UniformEvaluator;
+
+impl Evaluator for UniformEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        requests
+            .iter()
+            .map(|(_, moves)| Evaluation {
+                priors: uniform(moves.len()),
+                value: 0.0,
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "uniform".into()
+    }
+}
+
+/// Uniform priors and the mean result of random playouts: pure MCTS, no network at all.
+pub struct RolloutEvaluator {
+    rollouts: usize,
+    rng: ChaCha8Rng,
+    moves: Vec<Move>,
+}
+
+impl RolloutEvaluator {
+    pub fn new(rollouts: usize, seed: u64) -> RolloutEvaluator {
+        RolloutEvaluator {
+            rollouts: rollouts.max(1),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            moves: Vec::with_capacity(256),
+        }
+    }
+}
+
+impl Evaluator for RolloutEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        requests
+            .iter()
+            .map(|(pos, moves)| {
+                let me = pos.side_to_move();
+                let total: f32 = (0..self.rollouts)
+                    .map(|_| {
+                        match random_playout(pos, &mut self.rng, &mut self.moves)
+                            .outcome
+                            .winner
+                        {
+                            Some(w) if w == me => 1.0,
+                            Some(_) => -1.0,
+                            None => 0.0,
+                        }
+                    })
+                    .sum();
+                Evaluation {
+                    priors: uniform(moves.len()),
+                    value: total / self.rollouts as f32,
+                }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        format!("rollouts:{}", self.rollouts)
+    }
+}
+
+/// The policy-value network, one batch per call.
+pub struct NetworkEvaluator {
+    pub network: Network,
+}
+
+impl NetworkEvaluator {
+    pub fn new(network: Network) -> NetworkEvaluator {
+        NetworkEvaluator { network }
+    }
+}
+
+/// Softmax of the logits of the legal moves.
+pub fn legal_softmax(logits: &[f32], moves: &[Move], size: usize) -> Vec<f32> {
+    let picked: Vec<f32> = moves
+        .iter()
+        .map(|&m| logits[policy_index(m, size)])
+        .collect();
+    let max = picked.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = picked.iter().map(|&l| (l - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| e / sum).collect()
+}
+
+impl Evaluator for NetworkEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        let Some((first, _)) = requests.first() else {
+            return vec![];
+        };
+        let size = first.variant().size;
+        let positions: Vec<&Position> = requests.iter().map(|(p, _)| *p).collect();
+        let (logits, values) = self.network.evaluate(&positions);
+        let p = policy_size(size);
+        requests
+            .iter()
+            .enumerate()
+            .map(|(i, (_, moves))| Evaluation {
+                priors: legal_softmax(&logits[i * p..(i + 1) * p], moves, size),
+                value: values[i],
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        let a = self.network.meta.architecture;
+        format!(
+            "network {}x{} (step {})",
+            a.blocks, a.channels, self.network.meta.step
+        )
+    }
+}

@@ -1,0 +1,178 @@
+//! The generator: keeps `concurrent_games` games in flight, evaluates all their pending leaves in
+//! one batch, and writes each shard (games `k*G .. (k+1)*G`) once all its games are over. A
+//! rerun with the same output directory skips the shards already written.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::config::SelfplayConfig;
+use super::game::{FinishedGame, Game};
+use crate::data::{write_shard, DataError};
+use crate::rules::notation::game_record;
+use crate::rules::{Position, Side};
+use crate::search::cache::EvalCache;
+use crate::search::evaluator::Request;
+use crate::search::Evaluator;
+
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct GenerateSummary {
+    pub games: u64,
+    pub positions: u64,
+    pub samples: u64,
+    pub attacker_wins: u64,
+    pub defender_wins: u64,
+    pub draws: u64,
+    pub evaluations: u64,
+    pub batches: u64,
+    pub cache_hits: u64,
+    /// Games found already written by an earlier run.
+    pub resumed_games: u64,
+    pub seconds: f64,
+}
+
+/// What a caller is told as games finish (for progress bars).
+pub trait Progress {
+    fn game_finished(&mut self, summary: &GenerateSummary);
+}
+
+impl Progress for () {
+    fn game_finished(&mut self, _: &GenerateSummary) {}
+}
+
+pub fn shard_path(dir: &Path, index: u64) -> PathBuf {
+    dir.join(format!("shard-{index:05}.shard"))
+}
+
+pub fn records_path(dir: &Path, index: u64) -> PathBuf {
+    dir.join(format!("games-{index:05}.txt"))
+}
+
+/// Plays `games` games from `start` into `out_dir`.
+pub fn generate(
+    start: &Position,
+    evaluator: &mut dyn Evaluator,
+    cfg: &SelfplayConfig,
+    games: u64,
+    seed: u64,
+    out_dir: &Path,
+    progress: &mut dyn Progress,
+) -> Result<GenerateSummary, DataError> {
+    let clock = std::time::Instant::now();
+    std::fs::create_dir_all(out_dir).map_err(|source| DataError::Io {
+        action: "create directory",
+        path: out_dir.to_path_buf(),
+        source,
+    })?;
+    let per_shard = cfg.games_per_shard as u64;
+    let shards = games.div_ceil(per_shard);
+    // shards written by an earlier run are kept; play only the missing ones
+    let todo: Vec<u64> = (0..shards)
+        .filter(|&k| !shard_path(out_dir, k).exists())
+        .collect();
+    let mut summary = GenerateSummary {
+        resumed_games: games.min((shards - todo.len() as u64) * per_shard),
+        ..Default::default()
+    };
+    let mut queue = todo
+        .iter()
+        .flat_map(|&k| (k * per_shard)..((k + 1) * per_shard).min(games));
+    let mut cache = EvalCache::new(cfg.cache_size);
+    let mut active: Vec<Game> = Vec::new();
+    let mut finished: BTreeMap<u64, FinishedGame> = BTreeMap::new();
+    let mut next_shard = todo.iter().copied().peekable();
+    loop {
+        while active.len() < cfg.concurrent_games {
+            match queue.next() {
+                Some(id) => active.push(Game::new(id, start, seed, cfg)),
+                None => break,
+            }
+        }
+        if active.is_empty() {
+            break;
+        }
+        // every game runs to its next leaf; finished ones leave
+        let mut waiting = Vec::with_capacity(active.len());
+        for game in active.drain(..) {
+            match game.advance(cfg, &mut cache) {
+                Ok(game) => waiting.push(game),
+                Err(done) => {
+                    summary.games += 1;
+                    summary.positions += done.moves.len() as u64;
+                    summary.samples += done.samples.len() as u64;
+                    match done.outcome.winner {
+                        Some(Side::Attackers) => summary.attacker_wins += 1,
+                        Some(Side::Defenders) => summary.defender_wins += 1,
+                        None => summary.draws += 1,
+                    }
+                    summary.seconds = clock.elapsed().as_secs_f64();
+                    progress.game_finished(&summary);
+                    finished.insert(done.id, done);
+                }
+            }
+        }
+        // one batch for every pending leaf
+        if !waiting.is_empty() {
+            let evals = {
+                let requests: Vec<Request<'_>> =
+                    waiting.iter().filter_map(|g| g.pending()).collect();
+                summary.evaluations += requests.len() as u64;
+                summary.batches += 1;
+                evaluator.evaluate(&requests)
+            };
+            let mut evals = evals.into_iter();
+            for game in &mut waiting {
+                if let Some(key) = game.pending().map(|(p, _)| p.key()) {
+                    let eval = evals.next().expect("one evaluation per request");
+                    cache.insert(key, eval.clone());
+                    game.expand(&eval, cfg);
+                }
+            }
+        }
+        active = waiting;
+        // write every shard whose games are all finished
+        while let Some(&k) = next_shard.peek() {
+            let ids = (k * per_shard)..((k + 1) * per_shard).min(games);
+            if !ids.clone().all(|id| finished.contains_key(&id)) {
+                break;
+            }
+            let done: Vec<FinishedGame> = ids.filter_map(|id| finished.remove(&id)).collect();
+            write_shard_files(start, out_dir, k, &done)?;
+            next_shard.next();
+        }
+    }
+    summary.cache_hits = cache.hits;
+    summary.seconds = clock.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// The records first, then the shard: a shard's presence means its games are complete.
+fn write_shard_files(
+    start: &Position,
+    dir: &Path,
+    index: u64,
+    games: &[FinishedGame],
+) -> Result<(), DataError> {
+    let variant = start.variant();
+    let mut text = String::new();
+    for g in games {
+        text += &format!("# game {}\n", g.id);
+        text += &game_record(variant, &g.moves, Some(g.outcome));
+    }
+    let records = records_path(dir, index);
+    let tmp = records.with_extension("txt.tmp");
+    std::fs::write(&tmp, text).map_err(|source| DataError::Io {
+        action: "write",
+        path: tmp.clone(),
+        source,
+    })?;
+    std::fs::rename(&tmp, &records).map_err(|source| DataError::Io {
+        action: "rename",
+        path: records.clone(),
+        source,
+    })?;
+    let samples: Vec<_> = games
+        .iter()
+        .flat_map(|g| g.samples.iter().cloned())
+        .collect();
+    write_shard(&shard_path(dir, index), variant.name(), &samples)
+}

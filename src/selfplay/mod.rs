@@ -1,0 +1,9 @@
+//! Self-play: many games at once, each with its own search tree, feeding one batched evaluator;
+//! finished games become training samples in shards and records that `tavlei replay` accepts.
+
+pub mod config;
+pub mod game;
+pub mod generator;
+
+pub use config::SelfplayConfig;
+pub use generator::{generate, GenerateSummary, Progress};
