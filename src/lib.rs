@@ -6,6 +6,8 @@
 pub mod data;
 pub mod encode;
 pub mod nn;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod train;

@@ -8,6 +8,7 @@ mod random;
 mod replay;
 mod rules;
 mod selfplay;
+mod train;
 
 use std::sync::Arc;
 
@@ -50,6 +51,8 @@ enum Command {
     /// Shard directories: statistics, and export to NumPy.
     #[command(subcommand)]
     Data(data::DataCommand),
+    /// Train a network on self-play shards (resumable).
+    Train(train::TrainArgs),
     /// The end-to-end demonstration that `make run` starts.
     Demo(demo::DemoArgs),
 }
@@ -67,6 +70,7 @@ pub fn run() -> Result<()> {
         Command::Info(args) => info::run(args),
         Command::InitModel(args) => selfplay::init_model(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
+        Command::Train(args) => train::run(args),
     }
 }
 

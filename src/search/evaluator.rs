@@ -49,9 +49,11 @@ impl Evaluator for UniformEvaluator {
 }
 
 /// Uniform priors and the mean result of random playouts: pure MCTS, no network at all.
+/// Each position's playouts are seeded from the seed and the position's key, so a value does
+/// not depend on the order or batch in which positions come (resumed runs replay alike).
 pub struct RolloutEvaluator {
     rollouts: usize,
-    rng: ChaCha8Rng,
+    seed: u64,
     moves: Vec<Move>,
 }
 
@@ -59,7 +61,7 @@ impl RolloutEvaluator {
     pub fn new(rollouts: usize, seed: u64) -> RolloutEvaluator {
         RolloutEvaluator {
             rollouts: rollouts.max(1),
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            seed,
             moves: Vec::with_capacity(256),
         }
     }
@@ -71,9 +73,10 @@ impl Evaluator for RolloutEvaluator {
             .iter()
             .map(|(pos, moves)| {
                 let me = pos.side_to_move();
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ pos.key());
                 let total: f32 = (0..self.rollouts)
                     .map(|_| {
-                        match random_playout(pos, &mut self.rng, &mut self.moves)
+                        match random_playout(pos, &mut rng, &mut self.moves)
                             .outcome
                             .winner
                         {

@@ -1,0 +1,148 @@
+//! Training settings (`configs/train.toml` documents each one).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptimizerKind {
+    Sgd,
+    Adam,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    Constant,
+    /// Cosine decay from `learning_rate` to `learning_rate * final_lr_fraction`.
+    Cosine,
+    /// Multiply by 0.1 at each of `milestones` (steps).
+    Step,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    pub steps: u64,
+    pub batch_size: usize,
+    /// The most recent samples (across all shards) trained on.
+    pub window: usize,
+    /// Share of games held out for validation (split by game, never by position).
+    pub validation_fraction: f64,
+    pub optimizer: OptimizerKind,
+    pub learning_rate: f64,
+    pub momentum: f64,
+    /// L2 penalty on the weights (added to the loss as weight_decay/2 * |w|^2).
+    pub weight_decay: f64,
+    pub schedule: Schedule,
+    pub warmup_steps: u64,
+    pub final_lr_fraction: f64,
+    pub milestones: Vec<u64>,
+    /// Weight of the value loss against the policy loss.
+    pub value_weight: f64,
+    /// Random D4 symmetries of each sample, where the variant's rules allow them.
+    pub augment: bool,
+    /// bf16 autocast on CUDA (ignored on the CPU).
+    pub mixed_precision: bool,
+    /// Steps between metric rows, validation passes and checkpoints.
+    pub log_every: u64,
+    pub validate_every: u64,
+    pub checkpoint_every: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            steps: 500,
+            batch_size: 256,
+            window: 200_000,
+            validation_fraction: 0.05,
+            optimizer: OptimizerKind::Adam,
+            learning_rate: 2e-3,
+            momentum: 0.9,
+            weight_decay: 1e-4,
+            schedule: Schedule::Cosine,
+            warmup_steps: 20,
+            final_lr_fraction: 0.1,
+            milestones: vec![],
+            value_weight: 1.0,
+            augment: true,
+            mixed_precision: false,
+            log_every: 10,
+            validate_every: 100,
+            checkpoint_every: 100,
+        }
+    }
+}
+
+impl TrainConfig {
+    pub fn load(path: &std::path::Path) -> Result<TrainConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+        let cfg: TrainConfig = toml::from_str(&text)
+            .map_err(|e| format!("config {}: {}", path.display(), e.message()))?;
+        cfg.validate()
+            .map_err(|e| format!("config {}: {e}", path.display()))?;
+        Ok(cfg)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.batch_size == 0 || self.window == 0 {
+            return Err("batch_size and window must be at least 1".into());
+        }
+        if !(0.0..1.0).contains(&self.validation_fraction) {
+            return Err("validation_fraction must lie in [0, 1)".into());
+        }
+        if self.learning_rate <= 0.0 {
+            return Err("learning_rate must be positive".into());
+        }
+        if self.log_every == 0 || self.validate_every == 0 || self.checkpoint_every == 0 {
+            return Err("log_every, validate_every and checkpoint_every must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    /// The learning rate at `step` (0-based).
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        let base = self.learning_rate;
+        if step < self.warmup_steps {
+            return base * (step + 1) as f64 / self.warmup_steps as f64;
+        }
+        match self.schedule {
+            Schedule::Constant => base,
+            Schedule::Cosine => {
+                let span = self.steps.saturating_sub(self.warmup_steps).max(1) as f64;
+                let t = ((step - self.warmup_steps) as f64 / span).min(1.0);
+                let floor = base * self.final_lr_fraction;
+                floor + (base - floor) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
+            }
+            Schedule::Step => {
+                base * 0.1f64.powi(self.milestones.iter().filter(|&&m| step >= m).count() as i32)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules() {
+        let c = TrainConfig {
+            steps: 100,
+            warmup_steps: 10,
+            ..TrainConfig::default()
+        };
+        assert!((c.learning_rate_at(0) - 2e-4).abs() < 1e-12);
+        assert!((c.learning_rate_at(10) - 2e-3).abs() < 1e-9);
+        assert!((c.learning_rate_at(100) - 2e-4).abs() < 1e-9);
+        let s = TrainConfig {
+            schedule: Schedule::Step,
+            warmup_steps: 0,
+            milestones: vec![5, 8],
+            ..TrainConfig::default()
+        };
+        assert!((s.learning_rate_at(4) - 2e-3).abs() < 1e-12);
+        assert!((s.learning_rate_at(9) - 2e-5).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,12 @@
+//! Training the policy-value network on self-play samples: a replay window of shards, D4
+//! augmentation, policy cross-entropy over legal moves plus value MSE plus L2, SGD with momentum
+//! or Adam under a learning-rate schedule, metrics, and checkpoints that resume exactly.
+
+pub mod batch;
+pub mod config;
+pub mod metrics;
+pub mod optimizer;
+pub mod trainer;
+
+pub use config::TrainConfig;
+pub use trainer::{train, TrainError, TrainSummary};

@@ -1,0 +1,297 @@
+//! The training loop. Data order and augmentation are functions of the seed and the step, and
+//! checkpoints carry the optimizer state, so a run killed at any point resumes exactly.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use tch::{Device, Kind, Tensor};
+
+use super::batch::{Batch, BatchBuilder};
+use super::config::TrainConfig;
+use super::metrics::{self, Row, Totals};
+use super::optimizer::Optimizer;
+use crate::data::{read_dir, DataError, Sample};
+use crate::nn::{CheckpointError, Network};
+use crate::rules::{RulesError, Variant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("no training samples in {0} (run `tavlei selfplay` first)")]
+    NoData(String),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error("the checkpoint's variant cannot be loaded: {0}")]
+    Variant(#[from] RulesError),
+    #[error("{path}: {message}")]
+    Io { path: PathBuf, message: String },
+    #[error("libtorch: {0}")]
+    Torch(#[from] tch::TchError),
+}
+
+/// One training run.
+pub struct TrainRequest<'a> {
+    pub data: &'a [PathBuf],
+    pub init: &'a Path,
+    pub out: &'a Path,
+    /// Holds metrics, plots and the resumable state.
+    pub run_dir: &'a Path,
+    pub config: &'a TrainConfig,
+    pub seed: u64,
+    pub device: Device,
+    /// Continue from the state in `run_dir` if there is one.
+    pub resume: bool,
+    /// Stop (as if killed, after a checkpoint) once this many steps are done.
+    pub stop_at: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TrainSummary {
+    pub start_step: u64,
+    pub steps: u64,
+    pub train_samples: usize,
+    pub validation_samples: usize,
+    pub skipped_shards: usize,
+    pub last_train: Option<(f64, f64)>,
+    pub last_validation: Option<(f64, f64)>,
+    pub samples_per_s: f64,
+    pub seconds: f64,
+    pub finished: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct State {
+    step: u64,
+    seed: u64,
+    init_step: u64,
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
+    move |e| TrainError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// A game's side of the train/validation split: by game, so no game is in both.
+fn is_validation(game_id: u64, fraction: f64) -> bool {
+    let mut z = game_id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ((z ^ (z >> 31)) % 1_000_000) as f64 / 1e6 < fraction
+}
+
+/// Losses and counts of one batch (graph kept for the backward pass).
+fn losses(net: &Network, b: &Batch, train: bool, cfg: &TrainConfig) -> (Tensor, Totals) {
+    let (logits, value) = net.net.forward(&b.planes, train);
+    let masked = logits.to_kind(Kind::Float) + (&b.legal - 1.0) * 1e9;
+    let log_p = masked.log_softmax(1, Kind::Float);
+    let policy_loss = -(&b.policy * &log_p)
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float);
+    let value = value.to_kind(Kind::Float);
+    let value_loss = (&value - &b.value).square().mean(Kind::Float);
+    let loss = &policy_loss + &value_loss * cfg.value_weight;
+    let n = b.value.size()[0] as f64;
+    let hits = masked
+        .argmax(1, false)
+        .eq_tensor(&b.policy.argmax(1, false))
+        .to_kind(Kind::Float)
+        .sum(Kind::Float)
+        .double_value(&[]);
+    let decisive = b.value.abs().gt(0.5);
+    let sign_hits = (value
+        .sign()
+        .eq_tensor(&b.value.sign())
+        .logical_and(&decisive))
+    .to_kind(Kind::Float)
+    .sum(Kind::Float)
+    .double_value(&[]);
+    let sign_count = decisive
+        .to_kind(Kind::Float)
+        .sum(Kind::Float)
+        .double_value(&[]);
+    let totals = Totals {
+        samples: n,
+        policy_loss: policy_loss.double_value(&[]) * n,
+        value_loss: value_loss.double_value(&[]) * n,
+        policy_hits: hits,
+        sign_hits,
+        sign_count,
+    };
+    (loss, totals)
+}
+
+/// One optimizer step on a batch; returns its losses and counts.
+pub fn train_step(
+    net: &Network,
+    opt: &mut Optimizer,
+    batch: &Batch,
+    lr: f64,
+    cfg: &TrainConfig,
+    autocast: bool,
+) -> Totals {
+    let (loss, totals) = if autocast {
+        tch::autocast(true, || losses(net, batch, true, cfg))
+    } else {
+        losses(net, batch, true, cfg)
+    };
+    opt.zero_grad();
+    loss.backward();
+    opt.step(lr);
+    totals
+}
+
+pub fn train(
+    req: &TrainRequest,
+    progress: &mut dyn FnMut(u64, &Row),
+) -> Result<TrainSummary, TrainError> {
+    let cfg = req.config;
+    let clock = Instant::now();
+    std::fs::create_dir_all(req.run_dir).map_err(io(req.run_dir))?;
+    let ckpt = req.run_dir.join("checkpoint.safetensors");
+    let opt_path = req.run_dir.join("optimizer.safetensors");
+    let state_path = req.run_dir.join("state.json");
+    let metrics_path = req.run_dir.join("metrics.csv");
+
+    let resuming = req.resume && state_path.exists() && ckpt.exists();
+    let mut net = Network::load(if resuming { &ckpt } else { req.init }, None, req.device)?;
+    let variant = Variant::load(&net.meta.variant)?;
+    let mut state = State {
+        step: 0,
+        seed: req.seed,
+        init_step: net.meta.step,
+    };
+    let mut opt = Optimizer::new(&net.vs, cfg);
+    if resuming {
+        let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+        state = serde_json::from_str(&text).map_err(|e| TrainError::Io {
+            path: state_path.clone(),
+            message: e.to_string(),
+        })?;
+        opt.load(&opt_path)?;
+        metrics::truncate_after(&metrics_path, state.step).map_err(io(&metrics_path))?;
+        tracing::info!("resuming {} at step {}", req.run_dir.display(), state.step);
+    } else if metrics_path.exists() {
+        std::fs::remove_file(&metrics_path).map_err(io(&metrics_path))?;
+    }
+
+    // the replay window: the most recent samples over all the directories, in order
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut skipped = 0;
+    for dir in req.data {
+        let data = read_dir(dir, Some(variant.name()))?;
+        skipped += data.skipped.len();
+        samples.extend(data.samples);
+    }
+    if samples.is_empty() {
+        let dirs: Vec<String> = req.data.iter().map(|d| d.display().to_string()).collect();
+        return Err(TrainError::NoData(dirs.join(", ")));
+    }
+    let window = samples.split_off(samples.len().saturating_sub(cfg.window));
+    let (val, train_set): (Vec<&Sample>, Vec<&Sample>) = window
+        .iter()
+        .partition(|s| is_validation(s.game_id, cfg.validation_fraction));
+    let (train_set, val) = if train_set.is_empty() {
+        (val, vec![])
+    } else {
+        (train_set, val)
+    };
+
+    let builder = BatchBuilder::new(variant.clone(), cfg.augment);
+    let plain = BatchBuilder::new(variant.clone(), false);
+    let autocast = cfg.mixed_precision && req.device.is_cuda();
+    let mut order: (u64, Vec<usize>) = (u64::MAX, vec![]);
+    let mut interval = Totals::default();
+    let mut interval_clock = Instant::now();
+    let (mut last_train, mut last_val) = (None, None);
+    let run_start = state.step;
+    let end = cfg.steps;
+    let mut trained = 0u64;
+    while state.step < end {
+        let step = state.step;
+        // batch `step` of the seeded, per-epoch shuffled order
+        let first = step as usize * cfg.batch_size;
+        let indices: Vec<usize> = (first..first + cfg.batch_size)
+            .map(|k| {
+                let epoch = (k / train_set.len()) as u64;
+                if order.0 != epoch {
+                    let mut perm: Vec<usize> = (0..train_set.len()).collect();
+                    perm.shuffle(&mut ChaCha8Rng::seed_from_u64(
+                        req.seed ^ epoch.wrapping_mul(0x2545_F491_4F6C_DD1D),
+                    ));
+                    order = (epoch, perm);
+                }
+                order.1[k % train_set.len()]
+            })
+            .collect();
+        let batch_samples: Vec<&Sample> = indices.iter().map(|&i| train_set[i]).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            req.seed.rotate_left(7) ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let batch = builder.build(&batch_samples, &mut rng, req.device)?;
+        let lr = cfg.learning_rate_at(step);
+        interval.add(&train_step(&net, &mut opt, &batch, lr, cfg, autocast));
+        state.step += 1;
+        trained += 1;
+        let last = state.step == end || req.stop_at == Some(state.step);
+        if state.step.is_multiple_of(cfg.log_every) || last {
+            let rate = interval.samples / interval_clock.elapsed().as_secs_f64().max(1e-9);
+            let row = Row::new(state.step, "train", &interval, lr, rate);
+            metrics::append(&metrics_path, &row).map_err(io(&metrics_path))?;
+            last_train = Some((row.policy_loss, row.value_loss));
+            progress(state.step, &row);
+            interval = Totals::default();
+            interval_clock = Instant::now();
+        }
+        if !val.is_empty() && (state.step.is_multiple_of(cfg.validate_every) || last) {
+            let mut totals = Totals::default();
+            tch::no_grad(|| -> Result<(), TrainError> {
+                for chunk in val.chunks(cfg.batch_size).take(16) {
+                    let b = plain.build(chunk, &mut rng, req.device)?;
+                    totals.add(&losses(&net, &b, false, cfg).1);
+                }
+                Ok(())
+            })?;
+            let row = Row::new(state.step, "val", &totals, lr, 0.0);
+            metrics::append(&metrics_path, &row).map_err(io(&metrics_path))?;
+            last_val = Some((row.policy_loss, row.value_loss));
+            progress(state.step, &row);
+        }
+        if state.step.is_multiple_of(cfg.checkpoint_every) || last {
+            net.meta.step = state.init_step + state.step;
+            net.save(&ckpt)?;
+            opt.save(&opt_path)?;
+            let text = serde_json::to_string_pretty(&state).unwrap_or_default();
+            crate::report::plot::write_atomic(&state_path, &text).map_err(io(&state_path))?;
+        }
+        if req.stop_at == Some(state.step) {
+            break;
+        }
+    }
+    let finished = state.step >= end;
+    if finished {
+        net.meta.step = state.init_step + state.step;
+        net.save(req.out)?;
+        let plot = req.run_dir.join("loss.svg");
+        metrics::plot(&metrics::read_rows(&metrics_path), &plot).map_err(io(&plot))?;
+    }
+    let seconds = clock.elapsed().as_secs_f64();
+    Ok(TrainSummary {
+        start_step: run_start,
+        steps: state.step,
+        train_samples: train_set.len(),
+        validation_samples: val.len(),
+        skipped_shards: skipped,
+        last_train,
+        last_validation: last_val,
+        samples_per_s: (trained as usize * cfg.batch_size) as f64 / seconds.max(1e-9),
+        seconds,
+        finished,
+    })
+}

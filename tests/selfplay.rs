@@ -1,0 +1,190 @@
+//! Self-play end to end on tiny games: the shards agree with the game records, policy targets
+//! cover exactly the legal moves, results match outcomes, and an interrupted run resumes.
+
+use std::path::{Path, PathBuf};
+
+use tavlei::data::read_shard;
+use tavlei::encode::policy::policy_index;
+use tavlei::rules::{Position, Variant};
+use tavlei::search::{RolloutEvaluator, SearchConfig, UniformEvaluator};
+use tavlei::selfplay::generator::{records_path, shard_path};
+use tavlei::selfplay::{generate, SelfplayConfig};
+
+fn tiny_config(gumbel: bool) -> SelfplayConfig {
+    SelfplayConfig {
+        simulations: 12,
+        fast_simulations: 4,
+        full_search_fraction: 0.5,
+        concurrent_games: 4,
+        games_per_shard: 3,
+        temperature: 1.0,
+        temperature_plies: 6,
+        cache_size: 10_000,
+        search: SearchConfig {
+            gumbel,
+            gumbel_actions: 8,
+            ..SearchConfig::default()
+        },
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tavlei-selfplay-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+/// The games of a records file: (moves, result tag).
+fn read_records(path: &Path) -> Vec<(Vec<String>, String)> {
+    let text = std::fs::read_to_string(path).expect("records");
+    let mut games = Vec::new();
+    let mut result = String::new();
+    for line in text.lines() {
+        if let Some(r) = line.strip_prefix("[result \"") {
+            result = r.trim_end_matches("\"]").to_string();
+        } else if !line.starts_with('[') && !line.starts_with('#') {
+            games.push((
+                line.split_whitespace().map(str::to_string).collect(),
+                result.clone(),
+            ));
+        }
+    }
+    games
+}
+
+fn check_shards_against_records(variant: &str, dir: &Path, shards: u64, games_per_shard: usize) {
+    let v = Variant::load(variant).expect("preset");
+    for k in 0..shards {
+        let shard = read_shard(&shard_path(dir, k)).expect("shard reads");
+        assert_eq!(shard.variant, variant);
+        let records = read_records(&records_path(dir, k));
+        assert_eq!(records.len(), games_per_shard);
+        assert!(!shard.samples.is_empty());
+        for (i, (moves, result)) in records.iter().enumerate() {
+            let id = k * games_per_shard as u64 + i as u64;
+            // replay the record, remembering every position
+            let mut pos = Position::start(&v);
+            let mut positions = vec![pos.clone()];
+            for token in moves {
+                let (roll, mv) = match token.split_once(':') {
+                    Some((r, m)) => (r.parse::<u8>().ok(), m),
+                    None => (None, token.as_str()),
+                };
+                if let Some(r) = roll {
+                    pos.set_roll(r);
+                }
+                pos.play(mv).unwrap_or_else(|e| panic!("game {id}: {e}"));
+                positions.push(pos.clone());
+            }
+            let outcome = pos.outcome().expect("a recorded game is over");
+            assert_eq!(
+                result,
+                &format!("{} {}", outcome.result_name(), outcome.reason.name())
+            );
+            let samples: Vec<_> = shard.samples.iter().filter(|s| s.game_id == id).collect();
+            for s in samples {
+                assert_eq!(s.winner(), outcome.winner, "game {id} ply {}", s.ply);
+                assert_eq!(s.game_length as usize, moves.len());
+                let at = &positions[s.ply as usize];
+                assert_eq!(
+                    s.cells,
+                    at.cells(),
+                    "game {id}: sample board differs from the record at ply {}",
+                    s.ply
+                );
+                assert_eq!(s.side_to_move, at.side_to_move());
+                let total: f32 = s.policy.iter().map(|(_, p)| p).sum();
+                assert!((total - 1.0).abs() < 1e-4, "policy sums to {total}");
+                let mut legal = Vec::new();
+                let mut rolled = at.clone();
+                rolled.set_roll(s.roll);
+                rolled.legal_moves(&mut legal);
+                let mut expected: Vec<u32> = legal
+                    .iter()
+                    .map(|&m| policy_index(m, v.size) as u32)
+                    .collect();
+                let mut got: Vec<u32> = s.policy.iter().map(|(i, _)| *i).collect();
+                expected.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(
+                    got, expected,
+                    "policy target must cover exactly the legal moves"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn shards_agree_with_records_puct_and_rollouts() {
+    let dir = temp_dir("puct");
+    let v = Variant::load("brandubh").expect("preset");
+    let cfg = tiny_config(false);
+    let mut eval = RolloutEvaluator::new(2, 5);
+    let summary = generate(&Position::start(&v), &mut eval, &cfg, 6, 9, &dir, &mut ())
+        .expect("self-play runs");
+    assert_eq!(summary.games, 6);
+    assert_eq!(
+        summary.attacker_wins + summary.defender_wins + summary.draws,
+        6
+    );
+    assert!(
+        summary.samples > 0 && summary.samples < summary.positions,
+        "only full searches become samples"
+    );
+    check_shards_against_records("brandubh", &dir, 2, 3);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn shards_agree_with_records_gumbel_dice() {
+    let dir = temp_dir("gumbel");
+    let mut cfg = tiny_config(true);
+    cfg.games_per_shard = 2;
+    // short games: the dice variant with a tight length cap
+    let text = tavlei::rules::presets::preset_text("reconstruction_dice")
+        .expect("preset")
+        .replace("max_plies = 400", "max_plies = 40");
+    let v = Variant::from_toml(&text, "short dice").expect("variant");
+    let summary = generate(
+        &Position::start(&v),
+        &mut UniformEvaluator,
+        &cfg,
+        2,
+        4,
+        &dir,
+        &mut (),
+    )
+    .expect("self-play runs");
+    assert_eq!(summary.games, 2);
+    let shard = read_shard(&shard_path(&dir, 0)).expect("shard");
+    assert!(
+        shard.samples.iter().all(|s| s.roll >= 1 && s.roll <= 6),
+        "every dice position has its roll"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_interrupted_run_resumes_and_replays_alike() {
+    let full = temp_dir("resume-full");
+    let cut = temp_dir("resume-cut");
+    let v = Variant::load("brandubh").expect("preset");
+    let cfg = tiny_config(false);
+    let start = Position::start(&v);
+    generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &full, &mut ()).expect("runs");
+    // a run stopped after its first shard: only shard 0 and a stale temporary file remain
+    generate(&start, &mut UniformEvaluator, &cfg, 3, 21, &cut, &mut ()).expect("runs");
+    std::fs::write(cut.join("shard-00001.shard.tmp"), b"half-written").expect("writes");
+    let resumed =
+        generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &cut, &mut ()).expect("resumes");
+    assert_eq!(resumed.resumed_games, 3);
+    assert_eq!(resumed.games, 3, "only the missing games are played");
+    for k in 0..2 {
+        let a = std::fs::read(shard_path(&full, k)).expect("shard");
+        let b = std::fs::read(shard_path(&cut, k)).expect("shard");
+        assert_eq!(a, b, "shard {k} differs after resuming");
+    }
+    std::fs::remove_dir_all(&full).ok();
+    std::fs::remove_dir_all(&cut).ok();
+}

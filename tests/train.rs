@@ -1,0 +1,316 @@
+//! Training: the loss falls on a small dataset, resuming gives the very same weights, symmetry
+//! augmentation moves policy targets with the board, and bad input gets clear errors.
+
+use std::path::{Path, PathBuf};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use tavlei::data::{write_shard, Sample};
+use tavlei::encode::planes::PLANES;
+use tavlei::encode::policy::{policy_index, policy_size};
+use tavlei::nn::{Architecture, Network};
+use tavlei::rules::{Position, Side, Symmetry, Variant};
+use tavlei::train::batch::BatchBuilder;
+use tavlei::train::metrics::read_rows;
+use tavlei::train::trainer::TrainRequest;
+use tavlei::train::{train, TrainConfig};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tavlei-train-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Positions of a few brandubh games, each labelled with a fixed rule the network can learn:
+/// the target move is the first legal move, the value +1 when attackers are to move.
+fn synthetic_samples(count: usize) -> Vec<Sample> {
+    let v = Variant::load("brandubh").expect("preset");
+    let mut out = Vec::new();
+    let mut game = 0;
+    while out.len() < count {
+        let mut pos = Position::start(&v);
+        let mut moves = Vec::new();
+        for ply in 0..12 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() || out.len() >= count {
+                break;
+            }
+            let n = moves.len();
+            let mut policy: Vec<(u32, f32)> = moves
+                .iter()
+                .map(|&m| (policy_index(m, v.size) as u32, 0.0))
+                .collect();
+            policy[0].1 = 1.0;
+            out.push(Sample {
+                game_id: game,
+                ply,
+                cells: pos.cells().to_vec(),
+                side_to_move: pos.side_to_move(),
+                berserk: None,
+                roll: 0,
+                plies_since_capture: pos.plies_since_capture(),
+                policy,
+                result: if pos.side_to_move() == Side::Attackers {
+                    1.0
+                } else {
+                    -1.0
+                },
+                search_value: 0.0,
+                game_length: 12,
+                reason: "length_cap".into(),
+            });
+            pos.play_unchecked(moves[(game as usize * 7 + ply as usize * 3) % n]);
+        }
+        game += 1;
+    }
+    out
+}
+
+fn tiny_config(steps: u64) -> TrainConfig {
+    TrainConfig {
+        steps,
+        batch_size: 32,
+        window: 10_000,
+        validation_fraction: 0.1,
+        learning_rate: 1e-2,
+        warmup_steps: 0,
+        log_every: 5,
+        validate_every: 20,
+        checkpoint_every: 5,
+        ..TrainConfig::default()
+    }
+}
+
+fn setup(name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).expect("data dir");
+    write_shard(
+        &data.join("shard-00000.shard"),
+        "brandubh",
+        &synthetic_samples(192),
+    )
+    .expect("shard");
+    let init = dir.join("init.safetensors");
+    Network::new(
+        "brandubh",
+        Architecture {
+            blocks: 1,
+            channels: 16,
+        },
+        tch::Device::Cpu,
+        5,
+    )
+    .save(&init)
+    .expect("init");
+    (dir, data, init)
+}
+
+fn request<'a>(
+    data: &'a [PathBuf],
+    init: &'a Path,
+    out: &'a Path,
+    run: &'a Path,
+    cfg: &'a TrainConfig,
+) -> TrainRequest<'a> {
+    TrainRequest {
+        data,
+        init,
+        out,
+        run_dir: run,
+        config: cfg,
+        seed: 7,
+        device: tch::Device::Cpu,
+        resume: false,
+        stop_at: None,
+    }
+}
+
+#[test]
+fn loss_falls_and_the_network_fits_a_small_dataset() {
+    let (dir, data, init) = setup("fit");
+    // the labelling rule (first move in generation order) is not symmetric: no augmentation
+    let cfg = TrainConfig {
+        augment: false,
+        ..tiny_config(80)
+    };
+    let (out, run) = (dir.join("out.safetensors"), dir.join("run"));
+    let summary =
+        train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
+    assert!(summary.finished && out.exists() && run.join("loss.svg").exists());
+    let rows: Vec<_> = read_rows(&run.join("metrics.csv"))
+        .into_iter()
+        .filter(|r| r.split == "train")
+        .collect();
+    let (first, last) = (&rows[0], &rows[rows.len() - 1]);
+    assert!(
+        last.policy_loss < first.policy_loss * 0.5,
+        "policy loss {} -> {}",
+        first.policy_loss,
+        last.policy_loss
+    );
+    assert!(
+        last.value_loss < first.value_loss * 0.5,
+        "value loss {} -> {}",
+        first.value_loss,
+        last.value_loss
+    );
+    assert!(
+        last.policy_accuracy > 0.8,
+        "top-move accuracy {}",
+        last.policy_accuracy
+    );
+    assert!(
+        last.value_sign_accuracy > 0.9,
+        "value sign accuracy {}",
+        last.value_sign_accuracy
+    );
+    assert_eq!(
+        Network::load(&out, Some("brandubh"), tch::Device::Cpu)
+            .expect("loads")
+            .meta
+            .step,
+        80
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn weights(path: &Path) -> Vec<(String, Vec<f32>)> {
+    let net = Network::load(path, None, tch::Device::Cpu).expect("loads");
+    let mut vars: Vec<(String, Vec<f32>)> = net
+        .vs
+        .variables()
+        .into_iter()
+        .map(|(k, t)| (k, Vec::<f32>::try_from(t.flatten(0, -1)).expect("floats")))
+        .collect();
+    vars.sort_by(|a, b| a.0.cmp(&b.0));
+    vars
+}
+
+#[test]
+fn a_resumed_run_ends_with_the_same_weights() {
+    let (dir, data, init) = setup("resume");
+    let cfg = tiny_config(12);
+    let data = [data];
+    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
+    train(
+        &request(&data, &init, &whole, &whole_run, &cfg),
+        &mut |_, _| {},
+    )
+    .expect("trains");
+    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
+    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
+    first.stop_at = Some(7); // killed after step 7 (its last checkpoint was at step 5... and 7)
+    assert!(!train(&first, &mut |_, _| {}).expect("trains").finished);
+    assert!(!cut.exists(), "no final checkpoint before the run ends");
+    let mut again = request(&data, &init, &cut, &cut_run, &cfg);
+    again.resume = true;
+    let resumed = train(&again, &mut |_, _| {}).expect("resumes");
+    assert_eq!(resumed.start_step, 7);
+    assert_eq!(
+        weights(&whole),
+        weights(&cut),
+        "resume must reproduce the uninterrupted run"
+    );
+    let steps: Vec<u64> = read_rows(&cut_run.join("metrics.csv"))
+        .iter()
+        .filter(|r| r.split == "train")
+        .map(|r| r.step)
+        .collect();
+    assert_eq!(
+        steps,
+        vec![5, 7, 10, 12],
+        "metrics rows are neither lost nor doubled"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn augmentation_moves_policy_targets_with_the_board() {
+    let v = Variant::load("brandubh").expect("preset");
+    let samples = synthetic_samples(24);
+    let builder = BatchBuilder::new(v.clone(), true);
+    let n = v.squares;
+    let p = policy_size(v.size);
+    let refs: Vec<&Sample> = samples.iter().collect();
+    let batch = builder
+        .build(&refs, &mut ChaCha8Rng::seed_from_u64(3), tch::Device::Cpu)
+        .expect("batch");
+    let planes = Vec::<f32>::try_from(batch.planes.flatten(0, -1)).expect("planes");
+    let policy = Vec::<f32>::try_from(batch.policy.flatten(0, -1)).expect("policy");
+    let legal = Vec::<f32>::try_from(batch.legal.flatten(0, -1)).expect("legal");
+    let mut used = std::collections::HashSet::new();
+    for (i, s) in samples.iter().enumerate() {
+        let pos = s.position(&v).expect("position");
+        let mut original = Vec::new();
+        pos.legal_moves(&mut original);
+        let row = &planes[i * PLANES * n..(i + 1) * PLANES * n];
+        let legal_row: Vec<usize> = (0..p).filter(|&j| legal[i * p + j] == 1.0).collect();
+        let target = (0..p)
+            .find(|&j| policy[i * p + j] == 1.0)
+            .expect("one-hot target");
+        // the symmetries whose image of the board is this row's piece planes
+        let fits = |sym: Symmetry| {
+            let image = pos.transformed(sym);
+            (0..5 * n).all(|k| row[k] == tavlei::encode::planes::encode(&image)[k])
+        };
+        let sym = Symmetry::ALL
+            .into_iter()
+            .filter(|&sym| fits(sym))
+            .find(|&sym| {
+                let mut moves = Vec::new();
+                pos.transformed(sym).legal_moves(&mut moves);
+                let mut expected: Vec<usize> =
+                    moves.iter().map(|&m| policy_index(m, v.size)).collect();
+                expected.sort_unstable();
+                expected == legal_row
+                    && target == policy_index(original[0].transformed(sym, v.size), v.size)
+            })
+            .unwrap_or_else(|| {
+                panic!("sample {i}: no symmetry explains its planes, mask and target")
+            });
+        used.insert(sym);
+    }
+    assert!(
+        used.len() > 2,
+        "augmentation should use several symmetries: {used:?}"
+    );
+}
+
+#[test]
+fn bad_input_gets_clear_errors() {
+    let (dir, data, init) = setup("errors");
+    let cfg = tiny_config(4);
+    let (out, run) = (dir.join("out.safetensors"), dir.join("run"));
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).expect("dir");
+    let err =
+        train(&request(&[empty], &init, &out, &run, &cfg), &mut |_, _| {}).expect_err("no data");
+    assert!(err.to_string().contains("no training samples"), "{err}");
+    // a network of another variant finds no usable shard
+    let other = dir.join("tavlei.safetensors");
+    Network::new(
+        "tavlei",
+        Architecture {
+            blocks: 1,
+            channels: 8,
+        },
+        tch::Device::Cpu,
+        1,
+    )
+    .save(&other)
+    .expect("init");
+    let err = train(
+        &request(std::slice::from_ref(&data), &other, &out, &run, &cfg),
+        &mut |_, _| {},
+    )
+    .expect_err("wrong variant");
+    assert!(err.to_string().contains("no training samples"), "{err}");
+    // a corrupt shard beside a good one is skipped, and training goes on
+    std::fs::write(data.join("shard-00001.shard"), b"TAVLSHRD garbage").expect("writes");
+    let summary =
+        train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
+    assert_eq!(summary.skipped_shards, 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
