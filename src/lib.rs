@@ -5,6 +5,7 @@
 
 pub mod data;
 pub mod encode;
+pub mod eval;
 pub mod nn;
 pub mod report;
 pub mod rules;

@@ -2,6 +2,7 @@
 
 mod data;
 mod demo;
+mod eval;
 mod info;
 mod perft;
 mod random;
@@ -53,6 +54,12 @@ enum Command {
     Data(data::DataCommand),
     /// Train a network on self-play shards (resumable).
     Train(train::TrainArgs),
+    /// A paired match between two agents: score, Elo, pentanomial statistics, SPRT.
+    Match(eval::MatchArgs),
+    /// A round robin between agents, rated by Bradley-Terry.
+    Ladder(eval::LadderArgs),
+    /// Attacker/defender balance of variants, at one or several strengths.
+    Balance(eval::BalanceArgs),
     /// The end-to-end demonstration that `make run` starts.
     Demo(demo::DemoArgs),
 }
@@ -71,6 +78,9 @@ pub fn run() -> Result<()> {
         Command::InitModel(args) => selfplay::init_model(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Train(args) => train::run(args),
+        Command::Match(args) => eval::run_match_cmd(args),
+        Command::Ladder(args) => eval::run_ladder_cmd(args),
+        Command::Balance(args) => eval::run_balance_cmd(args),
     }
 }
 

@@ -225,6 +225,25 @@ impl Position {
         Ok(captured)
     }
 
+    /// Plays a legal move and returns it as a record writes it: with its captures (the king's
+    /// capture shows in the outcome instead), and the die roll in front (`3:e5-e7`) where one
+    /// was rolled.
+    pub fn play_recorded(&mut self, mv: Move) -> String {
+        let roll = self.roll;
+        let king_before = self.king;
+        let mut captured = Vec::new();
+        self.play_with(mv, &mut captured);
+        if self.king.is_none() {
+            captured.retain(|&sq| Some(sq) != king_before);
+        }
+        let text = move_with_captures(mv, &captured, self.variant.size);
+        if roll > 0 {
+            format!("{roll}:{text}")
+        } else {
+            text
+        }
+    }
+
     fn why_illegal(&self, mv: Move) -> String {
         let v = &*self.variant;
         let name = |sq: Square| square_name(sq, v.size);

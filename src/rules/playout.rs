@@ -4,7 +4,6 @@
 use rand::Rng;
 
 use super::moves::Move;
-use super::notation::move_with_captures;
 use super::outcome::{Outcome, Reason};
 use super::piece::Side;
 use super::position::Position;
@@ -48,19 +47,13 @@ pub fn random_playout<R: Rng>(
 /// One random game written down: each move in notation with its captures (a die roll, where
 /// the variant has one, prefixes its move as `3:`), and the outcome.
 pub fn random_game_record<R: Rng>(start: &Position, rng: &mut R) -> (Vec<String>, Outcome) {
-    let size = start.variant().size;
     let mut pos = start.clone();
     let mut moves = Vec::new();
     let mut record = Vec::new();
-    let mut captured = Vec::new();
     loop {
-        let roll = if pos.needs_roll() {
-            let r = rng.random_range(1..=6);
-            pos.set_roll(r);
-            Some(r)
-        } else {
-            None
-        };
+        if pos.needs_roll() {
+            pos.set_roll(rng.random_range(1..=6));
+        }
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             return (
@@ -69,16 +62,7 @@ pub fn random_game_record<R: Rng>(start: &Position, rng: &mut R) -> (Vec<String>
             );
         }
         let mv = moves[rng.random_range(0..moves.len())];
-        let king_before = pos.king();
-        captured.clear();
-        pos.play_with(mv, &mut captured);
-        // the king's capture shows in the outcome, not as a capture marker
-        captured.retain(|&sq| Some(sq) != king_before || pos.king().is_some());
-        let text = move_with_captures(mv, &captured, size);
-        record.push(match roll {
-            Some(r) => format!("{r}:{text}"),
-            None => text,
-        });
+        record.push(pos.play_recorded(mv));
     }
 }
 

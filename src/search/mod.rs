@@ -4,6 +4,7 @@
 //! one leaf at a time is handed out so that many games can batch their evaluations.
 
 pub mod cache;
+pub mod choice;
 pub mod evaluator;
 pub mod gumbel;
 pub mod single;

@@ -6,9 +6,9 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SelfplayConfig;
 use crate::data::Sample;
 use crate::encode::policy::policy_index;
-use crate::rules::notation::move_with_captures;
 use crate::rules::{Move, Outcome, Position, Side};
 use crate::search::cache::EvalCache;
+use crate::search::choice::sample_with_temperature;
 use crate::search::gumbel::GumbelRoot;
 use crate::search::tree::{SearchConfig, Selected};
 use crate::search::{Evaluation, Tree};
@@ -160,10 +160,8 @@ impl Game {
                     .max(1.0);
                 let policy: Vec<f32> = children.iter().map(|c| c.visits as f32 / total).collect();
                 let choice = if self.position.ply() < cfg.temperature_plies {
-                    self.sample_by_visits(
-                        &children.iter().map(|c| c.visits).collect::<Vec<_>>(),
-                        cfg.temperature,
-                    )
+                    let visits: Vec<f64> = children.iter().map(|c| c.visits as f64).collect();
+                    sample_with_temperature(&visits, cfg.temperature, &mut self.rng)
                 } else {
                     (0..children.len())
                         .max_by_key(|&i| children[i].visits)
@@ -194,17 +192,7 @@ impl Game {
             });
         }
         let mv = children[choice].mv;
-        let roll = self.position.roll();
-        let mut captured = Vec::new();
-        let king_before = self.position.king();
-        self.position.play_with(mv, &mut captured);
-        captured.retain(|&sq| Some(sq) != king_before || self.position.king().is_some());
-        let text = move_with_captures(mv, &captured, size);
-        self.moves.push(if roll > 0 {
-            format!("{roll}:{text}")
-        } else {
-            text
-        });
+        self.moves.push(self.position.play_recorded(mv));
         let next_roll = self
             .position
             .needs_roll()
@@ -214,25 +202,6 @@ impl Game {
         }
         self.tree.advance(mv, next_roll);
         self.plan_search(cfg);
-    }
-
-    fn sample_by_visits(&mut self, visits: &[u32], temperature: f32) -> usize {
-        let weights: Vec<f64> = visits
-            .iter()
-            .map(|&v| (v as f64).powf(1.0 / temperature as f64))
-            .collect();
-        let total: f64 = weights.iter().sum();
-        if total <= 0.0 {
-            return 0;
-        }
-        let mut x = self.rng.random::<f64>() * total;
-        for (i, w) in weights.iter().enumerate() {
-            if x < *w {
-                return i;
-            }
-            x -= w;
-        }
-        weights.len() - 1
     }
 
     fn finish(mut self, outcome: Outcome) -> FinishedGame {

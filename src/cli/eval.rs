@@ -1,0 +1,529 @@
+//! `tavlei match`, `tavlei ladder` and `tavlei balance`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use tavlei::eval::balance::{run_balance, store_path, BalanceReport};
+use tavlei::eval::matches::{run_ladder, run_match, Sprt};
+use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::nn::device::DeviceChoice;
+use tavlei::report::plot::{bar_chart, line_chart, write_atomic, BarGroup, Series};
+use tavlei::report::table::render;
+use tavlei::rules::presets::PRESET_NAMES;
+use tavlei::rules::{Position, Variant};
+use tavlei::search::SearchConfig;
+
+/// Options every evaluation command shares.
+#[derive(Args, Clone)]
+pub struct PlayArgs {
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Games in flight at once (their network evaluations are batched).
+    #[arg(long, default_value_t = 32)]
+    concurrent: usize,
+    /// Uniformly random plies at the start of each game (the same for both games of a pair).
+    #[arg(long)]
+    opening_plies: Option<u32>,
+    /// Moves are sampled from the search with this temperature for the first --temperature-plies.
+    #[arg(long, default_value_t = 1.0)]
+    temperature: f32,
+    #[arg(long)]
+    temperature_plies: Option<u32>,
+    /// PUCT exploration constant of the agents' searches.
+    #[arg(long, default_value_t = SearchConfig::default().c_puct)]
+    c_puct: f32,
+    /// First-play urgency reduction of the agents' searches.
+    #[arg(long, default_value_t = SearchConfig::default().fpu_reduction)]
+    fpu_reduction: f32,
+    #[arg(long, default_value = "auto")]
+    device: DeviceChoice,
+}
+
+impl PlayArgs {
+    fn options(&self, opening: u32, temperature_plies: u32) -> PlayOptions {
+        PlayOptions {
+            concurrent: self.concurrent,
+            opening_plies: self.opening_plies.unwrap_or(opening),
+            temperature: self.temperature,
+            temperature_plies: self.temperature_plies.unwrap_or(temperature_plies),
+            search: SearchConfig {
+                c_puct: self.c_puct,
+                fpu_reduction: self.fpu_reduction,
+                dirichlet_epsilon: 0.0,
+                ..SearchConfig::default()
+            },
+            ..PlayOptions::default()
+        }
+    }
+}
+
+fn bar(len: u64, what: &str) -> Result<ProgressBar> {
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{what} [{{bar:30}}] {{pos}}/{{len}} games  {{msg}}  eta {{eta}}"
+        ))?
+        .progress_chars("=> "),
+    );
+    Ok(bar)
+}
+
+fn write_out(dir: &Path, name: &str, text: &str) -> Result<()> {
+    write_atomic(&dir.join(name), text)
+        .with_context(|| format!("writing {}", dir.join(name).display()))
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Agent A: random, mcts:N, net:CKPT, net:CKPT:N or gumbel:CKPT:N.
+    a: String,
+    /// Agent B.
+    b: String,
+    #[arg(long)]
+    variant: String,
+    /// Pairs of games (each opening played twice, sides swapped).
+    #[arg(long, default_value_t = 50)]
+    pairs: u64,
+    /// Stop early at a bound: `elo0,elo1,alpha,beta`, e.g. `0,50,0.05,0.05`.
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Write the report (JSON) and every game (records `replay` reads) here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+fn load_agents(specs: &[String], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
+    let device = play.device.resolve()?;
+    specs
+        .iter()
+        .map(|s| {
+            Ok(Agent::load(
+                &AgentSpec::parse(s)?,
+                variant.name(),
+                device,
+                play.seed,
+            )?)
+        })
+        .collect()
+}
+
+fn records(variant: &Variant, results: &[tavlei::eval::GameResult], names: &[String]) -> String {
+    let mut text = String::new();
+    for r in results {
+        text += &format!(
+            "# game {}: {} (attackers) vs {} (defenders)\n",
+            r.id, names[r.attacker], names[r.defender]
+        );
+        text += &tavlei::rules::notation::game_record(variant, &r.moves, Some(r.outcome));
+    }
+    text
+}
+
+pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
+    let v = Variant::load(&args.variant)?;
+    let sprt = match &args.sprt {
+        Some(text) => Some(Sprt::parse(text).with_context(|| format!("--sprt `{text}`: expected elo0,elo1,alpha,beta with elo0 < elo1 and 0 < alpha, beta < 0.5"))?),
+        None => None,
+    };
+    let mut agents = load_agents(&[args.a.clone(), args.b.clone()], &v, &args.play)?;
+    let opts = args.play.options(4, 8);
+    let progress = bar(args.pairs * 2, "match")?;
+    let (report, results) = run_match(
+        &Position::start(&v),
+        &mut agents,
+        args.pairs,
+        sprt,
+        &opts,
+        args.play.seed,
+        &mut |_| progress.inc(1),
+    );
+    progress.finish_and_clear();
+    if let Some(dir) = &args.out {
+        write_out(dir, "match.json", &serde_json::to_string_pretty(&report)?)?;
+        write_out(
+            dir,
+            "games.txt",
+            &records(&v, &results, &[args.a.clone(), args.b.clone()]),
+        )?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    let r = &report;
+    println!(
+        "{} vs {} on {}: {} pairs, {} games",
+        r.a,
+        r.b,
+        v.name(),
+        r.pairs,
+        r.games
+    );
+    let rows = vec![
+        vec![
+            "total".to_string(),
+            r.total.wins.to_string(),
+            r.total.draws.to_string(),
+            r.total.losses.to_string(),
+        ],
+        vec![
+            "A attacking".to_string(),
+            r.as_attacker.wins.to_string(),
+            r.as_attacker.draws.to_string(),
+            r.as_attacker.losses.to_string(),
+        ],
+        vec![
+            "A defending".to_string(),
+            r.as_defender.wins.to_string(),
+            r.as_defender.draws.to_string(),
+            r.as_defender.losses.to_string(),
+        ],
+    ];
+    print!(
+        "{}",
+        render(&["A's games", "wins", "draws", "losses"], &rows)
+    );
+    println!("score of A: {:.3}", r.score);
+    println!("Elo of A over B: {:+.0} (95% {:+.0} .. {:+.0}) from pairs; {:+.0} ({:+.0} .. {:+.0}) from games", r.elo_pairs.elo, r.elo_pairs.low, r.elo_pairs.high, r.elo_games.elo, r.elo_games.low, r.elo_games.high);
+    println!("pair scores 0 / 0.5 / 1 / 1.5 / 2: {:?}", r.pentanomial);
+    if let Some(s) = &r.sprt {
+        println!(
+            "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}): {}",
+            s.test.elo0,
+            s.test.elo1,
+            s.test.alpha,
+            s.test.beta,
+            s.llr,
+            s.lower,
+            s.upper,
+            s.decision
+        );
+    }
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct LadderArgs {
+    /// Agents, comma separated.
+    #[arg(long, value_delimiter = ',', num_args = 2..)]
+    agents: Vec<String>,
+    #[arg(long)]
+    variant: String,
+    /// Pairs of games between every two agents.
+    #[arg(long, default_value_t = 10)]
+    pairs: u64,
+    /// Where the table (CSV, JSON), the plot and the games go.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
+    let v = Variant::load(&args.variant)?;
+    let mut agents = load_agents(&args.agents, &v, &args.play)?;
+    let n = agents.len() as u64;
+    let progress = bar(n * (n - 1) / 2 * args.pairs * 2, "ladder")?;
+    let (report, results) = run_ladder(
+        &Position::start(&v),
+        &mut agents,
+        args.pairs,
+        &args.play.options(4, 8),
+        args.play.seed,
+        &mut |_| progress.inc(1),
+    );
+    progress.finish_and_clear();
+    let mut order: Vec<usize> = (0..report.agents.len()).collect();
+    order.sort_by(|&a, &b| report.ratings[b].elo.total_cmp(&report.ratings[a].elo));
+    let rows: Vec<Vec<String>> = order
+        .iter()
+        .map(|&i| {
+            let r = &report.ratings[i];
+            vec![
+                report.agents[i].clone(),
+                format!("{:+.0}", r.elo),
+                format!("{:+.0}", r.low),
+                format!("{:+.0}", r.high),
+            ]
+        })
+        .collect();
+    if let Some(dir) = &args.out {
+        let mut csv = String::from("agent,elo,low,high\n");
+        for row in &rows {
+            csv += &format!("{}\n", row.join(","));
+        }
+        write_out(dir, "ladder.csv", &csv)?;
+        write_out(dir, "ladder.json", &serde_json::to_string_pretty(&report)?)?;
+        write_out(dir, "games.txt", &records(&v, &results, &args.agents))?;
+        let series: Vec<Series> = order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                let r = &report.ratings[i];
+                Series {
+                    name: report.agents[i].clone(),
+                    points: vec![(rank as f64, r.elo, Some((r.high - r.low) / 2.0))],
+                }
+            })
+            .collect();
+        write_out(
+            dir,
+            "ladder.svg",
+            &line_chart(
+                &format!("ratings on {}", v.name()),
+                "rank",
+                "Elo (Bradley-Terry)",
+                &series,
+            ),
+        )?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!(
+        "ladder on {}: {} games, Bradley-Terry ratings with 95% intervals",
+        v.name(),
+        report.games
+    );
+    print!("{}", render(&["agent", "Elo", "low", "high"], &rows));
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct BalanceArgs {
+    /// A variant (or use --variants).
+    #[arg(long, conflicts_with = "variants")]
+    variant: Option<String>,
+    /// Several variants side by side: `a,b,c` or `all`.
+    #[arg(long, value_delimiter = ',')]
+    variants: Vec<String>,
+    /// The agent playing both sides, e.g. mcts:64 or net:models/tavlei.safetensors:64.
+    #[arg(long)]
+    agent: String,
+    /// Strength levels: the agent's simulation count for each study, e.g. 1,16,64.
+    #[arg(long, value_delimiter = ',')]
+    levels: Vec<u32>,
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Where games (resumable), tables (CSV, JSON) and plots go.
+    #[arg(long, default_value = "balance")]
+    out: PathBuf,
+    #[arg(long)]
+    json: bool,
+    #[arg(long)]
+    csv: bool,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+fn pct(s: &tavlei::eval::balance::Share) -> String {
+    format!(
+        "{:.1} [{:.1}, {:.1}]",
+        100.0 * s.value,
+        100.0 * s.low,
+        100.0 * s.high
+    )
+}
+
+fn ratio_text(r: &tavlei::eval::stats::Ratio) -> String {
+    match r.value {
+        Some(v) => format!(
+            "{v:.2} [{:.2}, {}]",
+            r.low,
+            if r.high.is_finite() {
+                format!("{:.2}", r.high)
+            } else {
+                "inf".into()
+            }
+        ),
+        None => "n/a".into(),
+    }
+}
+
+const CSV_HEADER: &str = "variant,agent,simulations,games,attacker_wins,defender_wins,draws,attacker_share,attacker_low,attacker_high,defender_share,defender_low,defender_high,draw_share,draw_low,draw_high,ratio,ratio_low,ratio_high,mean_length,median_length,seconds";
+
+fn csv_row(r: &BalanceReport) -> String {
+    let ratio = r.ratio.value.map_or(String::new(), |v| format!("{v:.4}"));
+    format!(
+        "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.1},{:.1},{:.1}",
+        r.variant, r.agent, r.simulations, r.games, r.attacker_wins, r.defender_wins, r.draws, r.attackers.value, r.attackers.low, r.attackers.high, r.defenders.value, r.defenders.low,
+        r.defenders.high, r.draw.value, r.draw.low, r.draw.high, ratio, r.ratio.low, r.ratio.high, r.mean_length, r.median_length, r.seconds
+    )
+}
+
+pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
+    let variants: Vec<String> = match (&args.variant, args.variants.as_slice()) {
+        (Some(v), _) => vec![v.clone()],
+        (None, [all]) if all == "all" => PRESET_NAMES.iter().map(|s| s.to_string()).collect(),
+        (None, []) => bail!("give --variant V or --variants a,b,c|all"),
+        (None, list) => list.to_vec(),
+    };
+    let base = AgentSpec::parse(&args.agent)?;
+    let levels: Vec<AgentSpec> = if args.levels.is_empty() {
+        vec![base.clone()]
+    } else {
+        args.levels
+            .iter()
+            .map(|&n| base.with_simulations(n))
+            .collect()
+    };
+    let device = args.play.device.resolve()?;
+    let opts = args.play.options(0, 6);
+    let games_dir = args.out.join("games");
+    let mut reports = Vec::new();
+    for name in &variants {
+        let v = Variant::load(name)?;
+        let start = Position::start(&v);
+        for spec in &levels {
+            let agent = Agent::load(spec, v.name(), device, args.play.seed)?;
+            let store = store_path(&games_dir, v.name(), &spec.text);
+            let progress = bar(args.games, &format!("{} {}", v.name(), spec.text))?;
+            let report = run_balance(
+                &start,
+                agent,
+                args.games,
+                &opts,
+                args.play.seed,
+                &store,
+                &mut |_| progress.inc(1),
+            )?;
+            progress.finish_and_clear();
+            reports.push(report);
+        }
+    }
+    let mut csv = format!("{CSV_HEADER}\n");
+    for r in &reports {
+        csv += &csv_row(r);
+        csv.push('\n');
+    }
+    write_out(&args.out, "balance.csv", &csv)?;
+    write_out(
+        &args.out,
+        "balance.json",
+        &serde_json::to_string_pretty(&reports)?,
+    )?;
+    if levels.len() > 1 {
+        for name in &variants {
+            let mine: Vec<&BalanceReport> = reports.iter().filter(|r| &r.variant == name).collect();
+            let series = |label: &str, f: fn(&BalanceReport) -> (f64, f64, f64)| Series {
+                name: label.into(),
+                points: mine
+                    .iter()
+                    .map(|r| {
+                        let (v, lo, hi) = f(r);
+                        (
+                            (r.simulations.max(1) as f64).log2(),
+                            v,
+                            Some((hi - lo) / 2.0),
+                        )
+                    })
+                    .collect(),
+            };
+            let chart = line_chart(
+                &format!("balance of {name} by strength ({})", base.text),
+                "log2(simulations)",
+                "share of games",
+                &[
+                    series("attackers", |r| {
+                        (r.attackers.value, r.attackers.low, r.attackers.high)
+                    }),
+                    series("defenders", |r| {
+                        (r.defenders.value, r.defenders.low, r.defenders.high)
+                    }),
+                    series("draws", |r| (r.draw.value, r.draw.low, r.draw.high)),
+                ],
+            );
+            write_out(&args.out, &format!("levels-{name}.svg"), &chart)?;
+        }
+    }
+    if variants.len() > 1 {
+        for spec in &levels {
+            let groups: Vec<BarGroup> = reports
+                .iter()
+                .filter(|r| r.agent == spec.text)
+                .map(|r| BarGroup {
+                    label: r.variant.clone(),
+                    bars: vec![
+                        (r.attackers.value, r.attackers.low, r.attackers.high),
+                        (r.defenders.value, r.defenders.low, r.defenders.high),
+                        (r.draw.value, r.draw.low, r.draw.high),
+                    ],
+                })
+                .collect();
+            let chart = bar_chart(
+                &format!(
+                    "balance by variant ({}, {} games each)",
+                    spec.text, args.games
+                ),
+                "share of games",
+                &["attackers", "defenders", "draws"],
+                &groups,
+            );
+            let clean: String = spec
+                .text
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            write_out(&args.out, &format!("variants-{clean}.svg"), &chart)?;
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&reports)?);
+        return Ok(());
+    }
+    if args.csv {
+        print!("{csv}");
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = reports
+        .iter()
+        .map(|r| {
+            vec![
+                r.variant.clone(),
+                r.agent.clone(),
+                r.games.to_string(),
+                pct(&r.attackers),
+                pct(&r.defenders),
+                pct(&r.draw),
+                ratio_text(&r.ratio),
+                format!("{:.0}/{:.0}", r.mean_length, r.median_length),
+                r.reasons
+                    .iter()
+                    .map(|(k, n)| format!("{k}:{n}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ]
+        })
+        .collect();
+    print!(
+        "{}",
+        render(
+            &[
+                "variant",
+                "agent",
+                "games",
+                "attackers %",
+                "defenders %",
+                "draws %",
+                "def/att",
+                "len mean/med",
+                "reasons"
+            ],
+            &rows
+        )
+    );
+    println!(
+        "95% Wilson intervals in brackets. Tables, plots and every game (replayable) in {}",
+        args.out.display()
+    );
+    Ok(())
+}

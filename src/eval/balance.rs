@@ -1,0 +1,209 @@
+//! The balance of a variant: one agent plays both sides against itself; the attacker, defender
+//! and draw shares with Wilson intervals, the seeds' ratio (defender wins ÷ attacker wins), game
+//! lengths and end reasons. Games are stored as they finish, so a study resumes where it stopped.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::agent::{Agent, EvalError};
+use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
+use super::stats::{balance_ratio, wilson, Ratio, Z95};
+use crate::rules::notation::game_record;
+use crate::rules::{Position, Reason, Side};
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Share {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+fn share(count: u64, n: u64) -> Share {
+    let (low, high) = wilson(count as f64, n as f64, Z95);
+    Share {
+        value: count as f64 / n.max(1) as f64,
+        low,
+        high,
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BalanceReport {
+    pub variant: String,
+    pub agent: String,
+    pub simulations: u32,
+    pub games: u64,
+    pub attacker_wins: u64,
+    pub defender_wins: u64,
+    pub draws: u64,
+    pub attackers: Share,
+    pub defenders: Share,
+    pub draw: Share,
+    /// Defender wins ÷ attacker wins, with a 95% interval.
+    pub ratio: Ratio,
+    pub mean_length: f64,
+    pub median_length: f64,
+    pub reasons: Vec<(String, u64)>,
+    pub seconds: f64,
+}
+
+pub fn summarise(
+    variant: &str,
+    agent: &str,
+    simulations: u32,
+    results: &[GameResult],
+    seconds: f64,
+) -> BalanceReport {
+    let n = results.len() as u64;
+    let count =
+        |side: Option<Side>| results.iter().filter(|r| r.outcome.winner == side).count() as u64;
+    let (a, d, x) = (
+        count(Some(Side::Attackers)),
+        count(Some(Side::Defenders)),
+        count(None),
+    );
+    let mut lengths: Vec<u32> = results.iter().map(|r| r.plies).collect();
+    lengths.sort_unstable();
+    let median = match lengths.len() {
+        0 => 0.0,
+        k if k % 2 == 1 => lengths[k / 2] as f64,
+        k => (lengths[k / 2 - 1] + lengths[k / 2]) as f64 / 2.0,
+    };
+    let reasons = Reason::ALL
+        .iter()
+        .map(|r| {
+            (
+                r.name().to_string(),
+                results.iter().filter(|g| g.outcome.reason == *r).count() as u64,
+            )
+        })
+        .filter(|(_, k)| *k > 0)
+        .collect();
+    BalanceReport {
+        variant: variant.into(),
+        agent: agent.into(),
+        simulations,
+        games: n,
+        attacker_wins: a,
+        defender_wins: d,
+        draws: x,
+        attackers: share(a, n),
+        defenders: share(d, n),
+        draw: share(x, n),
+        ratio: balance_ratio(d as f64, a as f64, n as f64),
+        mean_length: lengths.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64,
+        median_length: median,
+        reasons,
+        seconds,
+    }
+}
+
+/// Where a study keeps its games: `DIR/VARIANT__AGENT.jsonl` (and `.txt` records beside it).
+pub fn store_path(dir: &Path, variant: &str, agent: &str) -> PathBuf {
+    let clean: String = agent
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{variant}__{clean}.jsonl"))
+}
+
+/// Games already stored; a torn last line (a run killed mid-write) is ignored.
+fn load_stored(path: &Path) -> Vec<GameResult> {
+    std::fs::read_to_string(path)
+        .map(|text| {
+            text.lines()
+                .filter_map(|l| serde_json::from_str::<GameResult>(l).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Plays (or finishes) `games` self-play games of `agent` and reports the balance.
+pub fn run_balance(
+    start: &Position,
+    agent: Agent,
+    games: u64,
+    opts: &PlayOptions,
+    seed: u64,
+    store: &Path,
+    progress: &mut dyn FnMut(&GameResult),
+) -> Result<BalanceReport, EvalError> {
+    let clock = std::time::Instant::now();
+    let io = |e: std::io::Error| EvalError::Io {
+        path: store.to_path_buf(),
+        message: e.to_string(),
+    };
+    if let Some(dir) = store.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let mut results: Vec<GameResult> = load_stored(store)
+        .into_iter()
+        .filter(|r| r.id < games)
+        .collect();
+    results.sort_by_key(|r| r.id);
+    results.dedup_by_key(|r| r.id);
+    // rewrite the store without a torn tail, then append as games finish
+    let mut text = String::new();
+    for r in &results {
+        text += &serde_json::to_string(r).map_err(|e| EvalError::Invalid(e.to_string()))?;
+        text.push('\n');
+    }
+    crate::report::plot::write_atomic(store, &text).map_err(io)?;
+    let have: std::collections::HashSet<u64> = results.iter().map(|r| r.id).collect();
+    let setups: Vec<GameSetup> = (0..games)
+        .filter(|id| !have.contains(id))
+        .map(|id| {
+            let s =
+                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            GameSetup {
+                id,
+                attacker: 0,
+                defender: 0,
+                opening_seed: s,
+                seed: s.rotate_left(29),
+            }
+        })
+        .collect();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(store)
+        .map_err(io)?;
+    let mut write_error = None;
+    let mut agents = [agent];
+    let new = play_games(start, &mut agents, &setups, opts, &mut |r| {
+        progress(r);
+        let line = serde_json::to_string(r).unwrap_or_default();
+        if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
+            write_error = Some(e);
+        }
+        true
+    });
+    if let Some(e) = write_error {
+        return Err(io(e));
+    }
+    results.extend(new);
+    results.sort_by_key(|r| r.id);
+    // the games as records `tavlei replay` reads
+    let variant = start.variant();
+    let mut records = String::new();
+    for r in &results {
+        records += &format!("# game {} ({} vs itself)\n", r.id, agents[0].spec.text);
+        records += &game_record(variant, &r.moves, Some(r.outcome));
+    }
+    crate::report::plot::write_atomic(&store.with_extension("txt"), &records).map_err(io)?;
+    Ok(summarise(
+        variant.name(),
+        &agents[0].spec.text,
+        agents[0].spec.simulations,
+        &results,
+        clock.elapsed().as_secs_f64(),
+    ))
+}

@@ -1,0 +1,284 @@
+//! Paired matches (each pair plays one opening twice, sides swapped, so the asymmetry of the game
+//! cancels) with Elo, pentanomial statistics and SPRT; and round-robin ladders rated by
+//! Bradley–Terry.
+
+use serde::Serialize;
+
+use super::agent::Agent;
+use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
+use super::stats::{
+    bradley_terry, elo_interval_trinomial, sprt_bounds, sprt_llr, EloEstimate, Pentanomial, Rating,
+    SprtDecision, Z95,
+};
+use crate::rules::Position;
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl Sprt {
+    /// Parses `elo0,elo1,alpha,beta`.
+    pub fn parse(text: &str) -> Option<Sprt> {
+        let v: Vec<f64> = text
+            .split(',')
+            .map(|s| s.trim().parse().ok())
+            .collect::<Option<Vec<f64>>>()?;
+        match v.as_slice() {
+            &[elo0, elo1, alpha, beta]
+                if elo1 > elo0 && alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5 =>
+            {
+                Some(Sprt {
+                    elo0,
+                    elo1,
+                    alpha,
+                    beta,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    fn add(&mut self, score: f64) {
+        match score {
+            s if s > 0.75 => self.wins += 1,
+            s if s < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtReport {
+    pub test: Sprt,
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub decision: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchReport {
+    pub a: String,
+    pub b: String,
+    pub pairs: u64,
+    pub games: u64,
+    /// A's results overall, as attacker and as defender.
+    pub total: Wdl,
+    pub as_attacker: Wdl,
+    pub as_defender: Wdl,
+    pub score: f64,
+    /// Elo of A over B from the game results, and from the pairs (pentanomial).
+    pub elo_games: EloEstimate,
+    pub elo_pairs: EloEstimate,
+    pub pentanomial: [u64; 5],
+    pub sprt: Option<SprtReport>,
+}
+
+/// The seed of pair `pair` (its opening) and of each of its games.
+fn pair_seeds(seed: u64, pair: u64) -> (u64, u64, u64) {
+    let base = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pair.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    (
+        base,
+        base ^ 0x5851_F42D_4C95_7F2D,
+        base ^ 0x1405_7B7E_F767_814F,
+    )
+}
+
+/// The games of `pairs` pairs between agents `i` and `j`, ids from `first_id`.
+pub fn pair_setups(i: usize, j: usize, pairs: u64, first_id: u64, seed: u64) -> Vec<GameSetup> {
+    (0..pairs)
+        .flat_map(|p| {
+            let (opening, s1, s2) = pair_seeds(seed ^ ((i as u64) << 32 | j as u64), p);
+            [
+                GameSetup {
+                    id: first_id + 2 * p,
+                    attacker: i,
+                    defender: j,
+                    opening_seed: opening,
+                    seed: s1,
+                },
+                GameSetup {
+                    id: first_id + 2 * p + 1,
+                    attacker: j,
+                    defender: i,
+                    opening_seed: opening,
+                    seed: s2,
+                },
+            ]
+        })
+        .collect()
+}
+
+/// Summarises the games of agent 0 (A) against agent 1 (B), paired by id (2p, 2p+1).
+pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -> MatchReport {
+    let mut total = Wdl::default();
+    let mut as_attacker = Wdl::default();
+    let mut as_defender = Wdl::default();
+    let mut points = 0.0;
+    for r in results {
+        let s = r.score_of(0);
+        points += s;
+        total.add(s);
+        if r.attacker == 0 {
+            as_attacker.add(s)
+        } else {
+            as_defender.add(s)
+        }
+    }
+    let mut pair_scores = Vec::new();
+    for pair in results
+        .chunks(2)
+        .filter(|c| c.len() == 2 && c[0].id / 2 == c[1].id / 2)
+    {
+        pair_scores.push(pair[0].score_of(0) + pair[1].score_of(0));
+    }
+    let penta = Pentanomial::from_pair_scores(&pair_scores);
+    let sprt = sprt.map(|test| {
+        let llr = sprt_llr(&penta, test.elo0, test.elo1);
+        let (lower, upper) = sprt_bounds(test.alpha, test.beta);
+        let decision = match SprtDecision::of(llr, lower, upper) {
+            SprtDecision::AcceptH1 => {
+                format!("H1 accepted: A is stronger by at least {} Elo", test.elo1)
+            }
+            SprtDecision::AcceptH0 => {
+                format!("H0 accepted: A is not stronger by {} Elo", test.elo1)
+            }
+            SprtDecision::Continue => "no decision yet".to_string(),
+        };
+        SprtReport {
+            test,
+            llr,
+            lower,
+            upper,
+            decision,
+        }
+    });
+    MatchReport {
+        a: a.into(),
+        b: b.into(),
+        pairs: pair_scores.len() as u64,
+        games: results.len() as u64,
+        score: points / results.len().max(1) as f64,
+        elo_games: elo_interval_trinomial(total.wins, total.draws, total.losses),
+        elo_pairs: penta.elo_interval(Z95),
+        pentanomial: penta.counts,
+        total,
+        as_attacker,
+        as_defender,
+        sprt,
+    }
+}
+
+/// Plays a paired match of agents[0] (A) against agents[1] (B), stopping early at an SPRT bound.
+pub fn run_match(
+    start: &Position,
+    agents: &mut [Agent],
+    pairs: u64,
+    sprt: Option<Sprt>,
+    opts: &PlayOptions,
+    seed: u64,
+    progress: &mut dyn FnMut(&GameResult),
+) -> (MatchReport, Vec<GameResult>) {
+    let setups = pair_setups(0, 1, pairs, 0, seed);
+    let mut done: std::collections::BTreeMap<u64, GameResult> = Default::default();
+    let mut on_result = |r: &GameResult| {
+        progress(r);
+        done.insert(r.id, r.clone());
+        let Some(test) = sprt else { return true };
+        let complete: Vec<GameResult> = complete_pairs(&done);
+        let report = summarise(&complete, "", "", Some(test));
+        report
+            .sprt
+            .is_none_or(|s| SprtDecision::of(s.llr, s.lower, s.upper) == SprtDecision::Continue)
+    };
+    let results = play_games(start, agents, &setups, opts, &mut on_result);
+    // an early stop leaves some pairs half played: they do not count
+    let complete: Vec<GameResult> =
+        complete_pairs(&results.iter().map(|r| (r.id, r.clone())).collect());
+    let report = summarise(&complete, &agents[0].spec.text, &agents[1].spec.text, sprt);
+    (report, results)
+}
+
+fn complete_pairs(done: &std::collections::BTreeMap<u64, GameResult>) -> Vec<GameResult> {
+    done.values()
+        .filter(|r| done.contains_key(&(r.id ^ 1)))
+        .cloned()
+        .collect()
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LadderReport {
+    pub agents: Vec<String>,
+    pub ratings: Vec<Rating>,
+    /// Score of row agent against column agent.
+    pub scores: Vec<Vec<Option<f64>>>,
+    pub games: u64,
+}
+
+/// A round robin: every two agents play `pairs` pairs; Bradley–Terry ratings from all games.
+pub fn run_ladder(
+    start: &Position,
+    agents: &mut [Agent],
+    pairs: u64,
+    opts: &PlayOptions,
+    seed: u64,
+    progress: &mut dyn FnMut(&GameResult),
+) -> (LadderReport, Vec<GameResult>) {
+    let n = agents.len();
+    let mut setups = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let first = setups.len() as u64;
+            setups.extend(pair_setups(i, j, pairs, first, seed));
+        }
+    }
+    let results = play_games(start, agents, &setups, opts, &mut |r| {
+        progress(r);
+        true
+    });
+    let mut points = vec![vec![0.0; n]; n];
+    let mut games = vec![vec![0.0; n]; n];
+    for r in &results {
+        let (a, d) = (r.attacker, r.defender);
+        points[a][d] += r.score_of(a);
+        points[d][a] += r.score_of(d);
+        games[a][d] += 1.0;
+        games[d][a] += 1.0;
+    }
+    let mut matchups = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if games[i][j] > 0.0 {
+                matchups.push((i, j, points[i][j], games[i][j]));
+            }
+        }
+    }
+    let ratings = bradley_terry(n, &matchups);
+    let scores = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| (games[i][j] > 0.0).then(|| points[i][j] / games[i][j]))
+                .collect()
+        })
+        .collect();
+    let report = LadderReport {
+        agents: agents.iter().map(|a| a.spec.text.clone()).collect(),
+        ratings,
+        scores,
+        games: results.len() as u64,
+    };
+    (report, results)
+}

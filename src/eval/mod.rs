@@ -1,0 +1,12 @@
+//! Evaluation: agents given as spec strings, games between them with batched evaluations,
+//! paired matches with Elo and SPRT, ladders with Bradley–Terry ratings, and the balance of a
+//! variant between attackers and defenders.
+
+pub mod agent;
+pub mod arena;
+pub mod balance;
+pub mod matches;
+pub mod stats;
+
+pub use agent::{Agent, AgentSpec, EvalError};
+pub use arena::{play_games, GameResult, GameSetup, PlayOptions};

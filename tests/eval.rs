@@ -1,0 +1,172 @@
+//! Evaluation end to end: a stronger agent wins with significance, swapping the agents flips
+//! the result, SPRT stops early, ladders rank, and balance studies resume from saved games.
+
+use tavlei::eval::balance::{run_balance, store_path};
+use tavlei::eval::matches::{run_ladder, run_match, Sprt};
+use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::rules::{Position, Variant};
+
+fn agents(specs: &[&str]) -> Vec<Agent> {
+    specs
+        .iter()
+        .map(|s| {
+            Agent::load(
+                &AgentSpec::parse(s).expect("spec"),
+                "brandubh",
+                tch::Device::Cpu,
+                1,
+            )
+            .expect("agent")
+        })
+        .collect()
+}
+
+fn start() -> Position {
+    Position::start(&Variant::load("brandubh").expect("preset"))
+}
+
+#[test]
+fn stronger_agent_wins_with_significance_and_swapping_flips_it() {
+    let opts = PlayOptions::default();
+    let (report, games) = run_match(
+        &start(),
+        &mut agents(&["mcts:100", "random"]),
+        16,
+        None,
+        &opts,
+        3,
+        &mut |_| {},
+    );
+    assert_eq!(games.len(), 32);
+    assert_eq!(report.pairs, 16);
+    assert!(report.score > 0.75, "score {}", report.score);
+    assert!(
+        report.elo_pairs.low > 0.0,
+        "not significant: {:?}",
+        report.elo_pairs
+    );
+    assert_eq!(
+        report.as_attacker.wins + report.as_attacker.draws + report.as_attacker.losses,
+        16
+    );
+    let (swapped, _) = run_match(
+        &start(),
+        &mut agents(&["random", "mcts:100"]),
+        16,
+        None,
+        &opts,
+        3,
+        &mut |_| {},
+    );
+    assert!(swapped.score < 0.25, "score {}", swapped.score);
+    assert!(
+        swapped.elo_pairs.high < 0.0,
+        "not significant: {:?}",
+        swapped.elo_pairs
+    );
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let sprt = Sprt::parse("0,100,0.05,0.05").expect("valid");
+    let opts = PlayOptions {
+        concurrent: 8,
+        ..PlayOptions::default()
+    };
+    let (report, games) = run_match(
+        &start(),
+        &mut agents(&["mcts:100", "random"]),
+        200,
+        Some(sprt),
+        &opts,
+        5,
+        &mut |_| {},
+    );
+    let s = report.sprt.expect("an SPRT report");
+    assert!(s.llr >= s.upper, "LLR {} below {}", s.llr, s.upper);
+    assert!(games.len() < 400, "no early stop: {} games", games.len());
+    assert!(s.decision.starts_with("H1"));
+}
+
+#[test]
+fn ladder_ranks_search_above_random() {
+    let opts = PlayOptions {
+        concurrent: 16,
+        ..PlayOptions::default()
+    };
+    let (report, games) = run_ladder(
+        &start(),
+        &mut agents(&["random", "mcts:8", "mcts:100"]),
+        6,
+        &opts,
+        2,
+        &mut |_| {},
+    );
+    assert_eq!(games.len(), 3 * 12);
+    let elo: Vec<f64> = report.ratings.iter().map(|r| r.elo).collect();
+    assert!(elo[2] > elo[0], "{elo:?}");
+    assert!(report
+        .ratings
+        .iter()
+        .all(|r| r.low <= r.elo && r.elo <= r.high));
+}
+
+#[test]
+fn balance_reports_shares_and_resumes_from_saved_games() {
+    let dir = std::env::temp_dir().join(format!("tavlei-balance-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let spec = AgentSpec::parse("mcts:8").expect("spec");
+    let opts = PlayOptions {
+        concurrent: 4,
+        ..PlayOptions::default()
+    };
+    let load = || Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("agent");
+    let whole_store = store_path(&dir.join("whole"), "brandubh", &spec.text);
+    let whole =
+        run_balance(&start(), load(), 12, &opts, 9, &whole_store, &mut |_| {}).expect("runs");
+    assert_eq!(whole.games, 12);
+    assert_eq!(whole.attacker_wins + whole.defender_wins + whole.draws, 12);
+    for s in [&whole.attackers, &whole.defenders, &whole.draw] {
+        assert!(s.low <= s.value && s.value <= s.high && s.low >= 0.0 && s.high <= 1.0);
+    }
+    // a study stopped after 5 games, its store with a torn last line, then run again
+    let cut_store = store_path(&dir.join("cut"), "brandubh", &spec.text);
+    run_balance(&start(), load(), 5, &opts, 9, &cut_store, &mut |_| {}).expect("runs");
+    let mut text = std::fs::read_to_string(&cut_store).expect("store");
+    text += "{\"id\": 7, \"attack";
+    std::fs::write(&cut_store, text).expect("writes");
+    let mut played = 0;
+    let resumed = run_balance(&start(), load(), 12, &opts, 9, &cut_store, &mut |_| {
+        played += 1
+    })
+    .expect("resumes");
+    assert_eq!(played, 7, "only the missing games are played");
+    assert_eq!(
+        serde_json::to_string(&resumed.reasons).ok(),
+        serde_json::to_string(&whole.reasons).ok()
+    );
+    assert_eq!(
+        (resumed.attacker_wins, resumed.defender_wins, resumed.draws),
+        (whole.attacker_wins, whole.defender_wins, whole.draws)
+    );
+    // every saved game replays legally to its recorded result
+    let records = std::fs::read_to_string(cut_store.with_extension("txt")).expect("records");
+    let v = Variant::load("brandubh").expect("preset");
+    let mut result = String::new();
+    let mut replayed = 0;
+    for line in records.lines() {
+        if let Some(r) = line.strip_prefix("[result \"") {
+            result = r.trim_end_matches("\"]").to_string();
+        } else if !line.starts_with('[') && !line.starts_with('#') {
+            let mut pos = Position::start(&v);
+            for mv in line.split_whitespace() {
+                pos.play(mv).expect("legal");
+            }
+            let o = pos.outcome().expect("finished");
+            assert_eq!(result, format!("{} {}", o.result_name(), o.reason.name()));
+            replayed += 1;
+        }
+    }
+    assert_eq!(replayed, 12);
+    std::fs::remove_dir_all(&dir).ok();
+}
