@@ -4,6 +4,20 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
+    // the revision a pipeline run records
+    println!("cargo:rerun-if-changed=.git/HEAD");
+    println!("cargo:rerun-if-changed=.git/refs");
+    if let Ok(out) = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+    {
+        if out.status.success() {
+            println!(
+                "cargo:rustc-env=TAVLEI_GIT_REV={}",
+                String::from_utf8_lossy(&out.stdout).trim()
+            );
+        }
+    }
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=LIBTORCH_USE_PYTORCH");
     println!("cargo:rerun-if-env-changed=PATH");

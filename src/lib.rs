@@ -7,6 +7,7 @@ pub mod data;
 pub mod encode;
 pub mod eval;
 pub mod nn;
+pub mod pipeline;
 pub mod report;
 pub mod rules;
 pub mod search;

@@ -5,6 +5,7 @@ mod demo;
 mod eval;
 mod info;
 mod perft;
+mod pipeline;
 mod random;
 mod replay;
 mod rules;
@@ -60,6 +61,8 @@ enum Command {
     Ladder(eval::LadderArgs),
     /// Attacker/defender balance of variants, at one or several strengths.
     Balance(eval::BalanceArgs),
+    /// The self-play loop: generations of self-play, training and evaluation (resumable).
+    Pipeline(pipeline::PipelineArgs),
     /// The end-to-end demonstration that `make run` starts.
     Demo(demo::DemoArgs),
 }
@@ -81,6 +84,7 @@ pub fn run() -> Result<()> {
         Command::Match(args) => eval::run_match_cmd(args),
         Command::Ladder(args) => eval::run_ladder_cmd(args),
         Command::Balance(args) => eval::run_balance_cmd(args),
+        Command::Pipeline(args) => pipeline::run(args),
     }
 }
 

@@ -2,7 +2,7 @@
 //! cancels) with Elo, pentanomial statistics and SPRT; and round-robin ladders rated by
 //! Bradley–Terry.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::agent::Agent;
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
@@ -12,7 +12,7 @@ use super::stats::{
 };
 use crate::rules::Position;
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,
@@ -43,7 +43,7 @@ impl Sprt {
     }
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Wdl {
     pub wins: u64,
     pub draws: u64,
@@ -60,7 +60,7 @@ impl Wdl {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SprtReport {
     pub test: Sprt,
     pub llr: f64,
@@ -69,7 +69,7 @@ pub struct SprtReport {
     pub decision: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchReport {
     pub a: String,
     pub b: String,

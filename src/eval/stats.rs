@@ -185,18 +185,28 @@ fn logistic(x: f64) -> f64 {
 
 /// An Elo estimate from a score: the point estimate, its interval and the score behind them.
 /// Bounds are infinite where the score interval reaches 0 or 1.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct EloEstimate {
     /// `elo_from_score(score)`.
+    #[serde(deserialize_with = "infinite_as_null")]
     pub elo: f64,
     /// `elo_from_score(max(0, score − z·score_stderr))`.
+    #[serde(deserialize_with = "infinite_as_null")]
     pub low: f64,
     /// `elo_from_score(min(1, score + z·score_stderr))`.
+    #[serde(deserialize_with = "infinite_as_null")]
     pub high: f64,
     /// Mean per-game score in `[0, 1]`.
     pub score: f64,
     /// Standard error of `score` (from the regularised variance, see the module notes).
+    #[serde(deserialize_with = "infinite_as_null")]
     pub score_stderr: f64,
+}
+
+/// JSON writes an infinite bound as `null`; read it back as NaN (its sign is lost) rather than
+/// refuse the whole report.
+fn infinite_as_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 impl EloEstimate {

@@ -1,0 +1,210 @@
+//! `tavlei pipeline --config FILE --run-dir DIR`: the self-play loop, its final comparisons, a
+//! balance table of the last network, and the report.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use tavlei::eval::balance::{run_balance, store_path};
+use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::pipeline::report::{write_report, FinalMatches};
+use tavlei::pipeline::run::{agents_match, model_path};
+use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
+use tavlei::report::table::render;
+use tavlei::rules::{Position, Variant};
+
+#[derive(Args)]
+pub struct PipelineArgs {
+    /// The pipeline settings (see configs/pipeline/*.toml).
+    #[arg(long)]
+    config: PathBuf,
+    /// Everything the run makes goes here; rerun the same command to resume.
+    #[arg(long)]
+    run_dir: PathBuf,
+    /// Self-play games of the last network for the closing balance table (0 skips it).
+    #[arg(long, default_value_t = 100)]
+    balance_games: u64,
+}
+
+struct Display {
+    bar: ProgressBar,
+    generations: u32,
+}
+
+impl PipelineProgress for Display {
+    fn stage(&mut self, generation: u32, stage: &str, len: u64) {
+        self.bar.reset();
+        self.bar.set_length(len);
+        self.bar.set_prefix(format!(
+            "gen {}/{} {stage:<9}",
+            generation + 1,
+            self.generations
+        ));
+        self.bar.set_message("");
+    }
+
+    fn advance(&mut self, done: u64, message: &str) {
+        self.bar.set_position(done);
+        if !message.is_empty() {
+            self.bar.set_message(message.to_string());
+        }
+    }
+}
+
+fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Option<T> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+pub fn run(args: PipelineArgs) -> Result<()> {
+    let clock = std::time::Instant::now();
+    let cfg = PipelineConfig::load(&args.config).map_err(anyhow::Error::msg)?;
+    let run_info = serde_json::json!({
+        "config": args.config.display().to_string(),
+        "seed": cfg.seed,
+        "git_revision": option_env!("TAVLEI_GIT_REV").unwrap_or("unknown"),
+        "tavlei_version": env!("CARGO_PKG_VERSION"),
+    });
+    std::fs::create_dir_all(&args.run_dir)
+        .with_context(|| format!("creating {}", args.run_dir.display()))?;
+    tavlei::report::plot::write_atomic(
+        &args.run_dir.join("run.json"),
+        &serde_json::to_string_pretty(&run_info)?,
+    )?;
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len}  {msg}  {elapsed}")?
+            .progress_chars("=> "),
+    );
+    let mut display = Display {
+        bar,
+        generations: cfg.generations,
+    };
+    let records = run_pipeline(&cfg, &args.run_dir, &mut display)?;
+    let variant = Variant::load(&cfg.variant)?;
+    let start = Position::start(&variant);
+    let best = records
+        .iter()
+        .rev()
+        .find(|r| r.accepted)
+        .map_or(0, |r| r.generation + 1);
+    let last = model_path(&args.run_dir, best);
+    let sims = cfg.eval.simulations;
+    let finals_path = args.run_dir.join("final.json");
+    let finals = match read_json::<FinalMatches>(&finals_path) {
+        Some(f) => f,
+        None => {
+            let mine = format!("net:{}:{sims}", last.display());
+            display.stage(cfg.generations - 1, "final/g0", cfg.eval.final_pairs * 2);
+            let first = format!("net:{}:{sims}", model_path(&args.run_dir, 0).display());
+            let against_first = agents_match(
+                &cfg,
+                &start,
+                [mine.clone(), first],
+                cfg.eval.final_pairs,
+                None,
+                cfg.seed ^ 0xF1,
+                &mut display,
+            )?;
+            display.stage(cfg.generations - 1, "final/mcts", cfg.eval.final_pairs * 2);
+            let against_mcts = agents_match(
+                &cfg,
+                &start,
+                [mine, format!("mcts:{sims}")],
+                cfg.eval.final_pairs,
+                None,
+                cfg.seed ^ 0xF2,
+                &mut display,
+            )?;
+            let f = FinalMatches {
+                against_first,
+                against_mcts,
+            };
+            tavlei::report::plot::write_atomic(&finals_path, &serde_json::to_string_pretty(&f)?)?;
+            f
+        }
+    };
+    let mut balance = None;
+    if args.balance_games > 0 {
+        display.stage(cfg.generations - 1, "balance", args.balance_games);
+        let spec = AgentSpec::parse(&format!("net:{}:{sims}", last.display()))?;
+        let agent = Agent::load(
+            &spec,
+            variant.name(),
+            tch::Device::cuda_if_available(),
+            cfg.seed,
+        )?;
+        let store = store_path(
+            &args.run_dir.join("balance"),
+            variant.name(),
+            &format!("gen{best}-{sims}"),
+        );
+        let opts = PlayOptions {
+            concurrent: cfg.eval.concurrent,
+            ..PlayOptions::default()
+        };
+        let mut n = 0;
+        balance = Some(run_balance(
+            &start,
+            agent,
+            args.balance_games,
+            &opts,
+            cfg.seed,
+            &store,
+            &mut |_| {
+                n += 1;
+                display.advance(n, "");
+            },
+        )?);
+    }
+    display.bar.finish_and_clear();
+    let summary = write_report(
+        &args.run_dir,
+        variant.name(),
+        &records,
+        Some(&finals),
+        clock.elapsed().as_secs_f64(),
+    )?;
+    println!("{summary}");
+    if let Some(b) = balance {
+        let pct = |s: &tavlei::eval::balance::Share| {
+            format!(
+                "{:.1} [{:.1}, {:.1}]",
+                100.0 * s.value,
+                100.0 * s.low,
+                100.0 * s.high
+            )
+        };
+        let ratio = b
+            .ratio
+            .value
+            .map_or("n/a".to_string(), |v| format!("{v:.2}"));
+        println!("Balance of {} with the last network (generation {best}, {sims} simulations) playing both sides:", variant.name());
+        print!(
+            "{}",
+            render(
+                &[
+                    "games",
+                    "attackers %",
+                    "defenders %",
+                    "draws %",
+                    "def/att",
+                    "mean length"
+                ],
+                &[vec![
+                    b.games.to_string(),
+                    pct(&b.attackers),
+                    pct(&b.defenders),
+                    pct(&b.draw),
+                    ratio,
+                    format!("{:.0}", b.mean_length)
+                ]]
+            )
+        );
+    }
+    println!(
+        "\nReport: {}  (plots: elo.svg, attacker_rate.svg, losses.svg)",
+        args.run_dir.join("summary.md").display()
+    );
+    Ok(())
+}

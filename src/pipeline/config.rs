@@ -1,0 +1,88 @@
+//! Pipeline settings: one commented file (`configs/pipeline/*.toml`) holds every knob.
+
+use serde::{Deserialize, Serialize};
+
+use crate::nn::Architecture;
+use crate::selfplay::SelfplayConfig;
+use crate::train::TrainConfig;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gating {
+    /// Every trained network becomes the new best.
+    None,
+    /// The new network must score at least `threshold` against the best.
+    Score,
+    /// The new network must pass an SPRT against the best.
+    Sprt,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalSettings {
+    /// Pairs of games between the new network and the best one, each generation.
+    pub pairs: u64,
+    /// Search simulations of both networks in those games (and of the pure-MCTS baseline).
+    pub simulations: u32,
+    pub gating: Gating,
+    pub threshold: f64,
+    /// `elo0,elo1,alpha,beta` for `gating = "sprt"`.
+    pub sprt: String,
+    /// Pairs of the final matches (last network against generation 0 and against pure MCTS).
+    pub final_pairs: u64,
+    pub concurrent: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineConfig {
+    pub variant: String,
+    pub seed: u64,
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games_per_generation: u64,
+    /// Generation 0 has no trained network: with N > 0 it plays pure MCTS with N rollouts per
+    /// leaf (better first data than a random network, and both sides win some games).
+    pub bootstrap_rollouts: usize,
+    /// Generations of self-play data the replay window spans.
+    pub window_generations: u32,
+    pub network: Architecture,
+    pub selfplay: SelfplayConfig,
+    pub train: TrainConfig,
+    pub eval: EvalSettings,
+}
+
+impl PipelineConfig {
+    pub fn load(path: &std::path::Path) -> Result<PipelineConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        PipelineConfig::parse(&text).map_err(|e| format!("config {}: {e}", path.display()))
+    }
+
+    pub fn parse(text: &str) -> Result<PipelineConfig, String> {
+        let cfg: PipelineConfig = toml::from_str(text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].matches('\n').count() + 1)
+                .unwrap_or(0);
+            format!("line {line}: {}", e.message())
+        })?;
+        cfg.selfplay.validate()?;
+        cfg.train.validate()?;
+        if cfg.generations == 0 || cfg.games_per_generation == 0 || cfg.window_generations == 0 {
+            return Err(
+                "generations, games_per_generation and window_generations must be at least 1"
+                    .into(),
+            );
+        }
+        if cfg.eval.gating == Gating::Sprt
+            && crate::eval::matches::Sprt::parse(&cfg.eval.sprt).is_none()
+        {
+            return Err(format!(
+                "eval.sprt `{}` is not elo0,elo1,alpha,beta",
+                cfg.eval.sprt
+            ));
+        }
+        Ok(cfg)
+    }
+}

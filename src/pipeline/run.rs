@@ -1,0 +1,315 @@
+//! Running the generations. Each stage checks for its output first, so a rerun skips what is
+//! done: self-play shards (and `selfplay.json`), the trained checkpoint, `match.json`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::config::{Gating, PipelineConfig};
+use crate::data::DataError;
+use crate::eval::matches::{run_match, MatchReport, Sprt};
+use crate::eval::{Agent, AgentSpec, EvalError, PlayOptions};
+use crate::nn::{CheckpointError, Network};
+use crate::rules::{Position, RulesError, Variant};
+use crate::search::{Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
+use crate::selfplay::{generate, GenerateSummary, Progress};
+use crate::train::trainer::{train, TrainError, TrainRequest};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    #[error("{path}: {message}")]
+    Io { path: PathBuf, message: String },
+    #[error("run directory {dir} was made with another configuration ({what} differs); use a new --run-dir")]
+    ConfigChanged { dir: PathBuf, what: String },
+}
+
+/// What the display is told.
+pub trait PipelineProgress {
+    /// A stage begins: generation, stage name, units of work.
+    fn stage(&mut self, generation: u32, stage: &str, len: u64);
+    fn advance(&mut self, done: u64, message: &str);
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> PipelineError + '_ {
+    move |e| PipelineError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), PipelineError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| PipelineError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    crate::report::plot::write_atomic(path, &(text + "\n")).map_err(io(path))
+}
+
+fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+pub fn generation_dir(run: &Path, g: u32) -> PathBuf {
+    run.join(format!("gen-{g:03}"))
+}
+
+pub fn model_path(run: &Path, g: u32) -> PathBuf {
+    generation_dir(run, g).join("model.safetensors")
+}
+
+/// One generation's record, for the summary.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GenerationRecord {
+    pub generation: u32,
+    /// The network that played this generation's self-play (its generation), or none for the
+    /// pure-MCTS bootstrap.
+    pub player: Option<u32>,
+    pub selfplay: SelfplaySummary,
+    /// The match of the network trained on this data against the player.
+    pub candidate_match: Option<MatchReport>,
+    pub accepted: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SelfplaySummary {
+    pub games: u64,
+    pub positions: u64,
+    pub samples: u64,
+    pub attacker_wins: u64,
+    pub defender_wins: u64,
+    pub draws: u64,
+    pub seconds: f64,
+}
+
+impl From<&GenerateSummary> for SelfplaySummary {
+    fn from(s: &GenerateSummary) -> Self {
+        SelfplaySummary {
+            games: s.games + s.resumed_games,
+            positions: s.positions,
+            samples: s.samples,
+            attacker_wins: s.attacker_wins,
+            defender_wins: s.defender_wins,
+            draws: s.draws,
+            seconds: s.seconds,
+        }
+    }
+}
+
+struct SelfplayBar<'a>(&'a mut dyn PipelineProgress, u64);
+
+impl Progress for SelfplayBar<'_> {
+    fn game_finished(&mut self, s: &GenerateSummary) {
+        self.1 += 1;
+        let n = s.games.max(1) as f64;
+        let msg = format!(
+            "att {:.0}% def {:.0}% draw {:.0}%, {:.0} pos/s",
+            100.0 * s.attacker_wins as f64 / n,
+            100.0 * s.defender_wins as f64 / n,
+            100.0 * s.draws as f64 / n,
+            s.positions as f64 / s.seconds.max(1e-9)
+        );
+        self.0.advance(self.1, &msg);
+    }
+}
+
+fn play_options(cfg: &PipelineConfig) -> PlayOptions {
+    PlayOptions {
+        concurrent: cfg.eval.concurrent,
+        search: SearchConfig {
+            dirichlet_epsilon: 0.0,
+            ..cfg.selfplay.search.clone()
+        },
+        ..PlayOptions::default()
+    }
+}
+
+/// A paired match of two agents, with progress.
+pub fn agents_match(
+    cfg: &PipelineConfig,
+    start: &Position,
+    specs: [String; 2],
+    pairs: u64,
+    sprt: Option<Sprt>,
+    seed: u64,
+    progress: &mut dyn PipelineProgress,
+) -> Result<MatchReport, PipelineError> {
+    let device = tch::Device::cuda_if_available();
+    let mut agents = Vec::new();
+    for s in &specs {
+        agents.push(Agent::load(
+            &AgentSpec::parse(s)?,
+            &cfg.variant,
+            device,
+            seed,
+        )?);
+    }
+    let mut done = 0;
+    let (report, _) = run_match(
+        start,
+        &mut agents,
+        pairs,
+        sprt,
+        &play_options(cfg),
+        seed,
+        &mut |_| {
+            done += 1;
+            progress.advance(done, "");
+        },
+    );
+    Ok(report)
+}
+
+/// Runs (or resumes) the whole pipeline in `run`.
+pub fn run_pipeline(
+    cfg: &PipelineConfig,
+    run: &Path,
+    progress: &mut dyn PipelineProgress,
+) -> Result<Vec<GenerationRecord>, PipelineError> {
+    std::fs::create_dir_all(run).map_err(io(run))?;
+    let frozen = run.join("config.json");
+    match read_json::<PipelineConfig>(&frozen) {
+        Some(old)
+            if old.variant != cfg.variant || old.network != cfg.network || old.seed != cfg.seed =>
+        {
+            return Err(PipelineError::ConfigChanged {
+                dir: run.to_path_buf(),
+                what: "variant, network or seed".into(),
+            });
+        }
+        _ => write_json(&frozen, cfg)?,
+    }
+    let device = tch::Device::cuda_if_available();
+    let variant = Variant::load(&cfg.variant)?;
+    let start = Position::start(&variant);
+    // generation 0: a fresh network
+    let first = model_path(run, 0);
+    if !first.exists() {
+        let mut net = Network::new(variant.name(), cfg.network, device, cfg.seed);
+        net.meta.generation = 0;
+        net.save(&first)?;
+    }
+    let mut records: Vec<GenerationRecord> = Vec::new();
+    let mut best = 0u32;
+    for g in 0..cfg.generations {
+        let dir = generation_dir(run, g);
+        // 1. self-play with the best network (or pure MCTS to bootstrap)
+        let data = dir.join("selfplay");
+        let summary_path = dir.join("selfplay.json");
+        let bootstrap = g == 0 && cfg.bootstrap_rollouts > 0;
+        let selfplay = match read_json::<SelfplaySummary>(&summary_path) {
+            Some(s) => s,
+            None => {
+                progress.stage(g, "self-play", cfg.games_per_generation);
+                let mut evaluator: Box<dyn Evaluator> = if bootstrap {
+                    Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed))
+                } else {
+                    Box::new(NetworkEvaluator::new(Network::load(
+                        &model_path(run, best),
+                        Some(variant.name()),
+                        device,
+                    )?))
+                };
+                let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let mut bar = SelfplayBar(progress, 0);
+                let s = generate(
+                    &start,
+                    evaluator.as_mut(),
+                    &cfg.selfplay,
+                    cfg.games_per_generation,
+                    seed,
+                    &data,
+                    &mut bar,
+                )?;
+                let s = SelfplaySummary::from(&s);
+                write_json(&summary_path, &s)?;
+                s
+            }
+        };
+        // 2. train the best network on the replay window
+        let candidate = g + 1;
+        let out = model_path(run, candidate);
+        if !out.exists() {
+            progress.stage(g, "train", cfg.train.steps);
+            let first_gen = (g + 1).saturating_sub(cfg.window_generations);
+            let dirs: Vec<PathBuf> = (first_gen..=g)
+                .map(|k| generation_dir(run, k).join("selfplay"))
+                .collect();
+            let init = model_path(run, best);
+            let run_dir = generation_dir(run, candidate).join("train");
+            let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            let req = TrainRequest {
+                data: &dirs,
+                init: &init,
+                out: &out,
+                run_dir: &run_dir,
+                config: &cfg.train,
+                seed,
+                device,
+                resume: true,
+                stop_at: None,
+            };
+            train(&req, &mut |step, row| {
+                progress.advance(
+                    step,
+                    &format!(
+                        "{} policy {:.3} value {:.3}",
+                        row.split, row.policy_loss, row.value_loss
+                    ),
+                )
+            })?;
+            let mut net = Network::load(&out, Some(variant.name()), device)?;
+            net.meta.generation = candidate as u64;
+            net.save(&out)?;
+        }
+        // 3. the candidate against the best network
+        let match_path = generation_dir(run, candidate).join("match.json");
+        let report = match read_json::<MatchReport>(&match_path) {
+            Some(r) => r,
+            None => {
+                progress.stage(g, "evaluate", cfg.eval.pairs * 2);
+                let sims = cfg.eval.simulations;
+                let specs = [
+                    format!("net:{}:{sims}", out.display()),
+                    format!("net:{}:{sims}", model_path(run, best).display()),
+                ];
+                let sprt = (cfg.eval.gating == Gating::Sprt)
+                    .then(|| Sprt::parse(&cfg.eval.sprt))
+                    .flatten();
+                let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
+                let r = agents_match(cfg, &start, specs, cfg.eval.pairs, sprt, seed, progress)?;
+                write_json(&match_path, &r)?;
+                r
+            }
+        };
+        let accepted = match cfg.eval.gating {
+            Gating::None => true,
+            Gating::Score => report.score >= cfg.eval.threshold,
+            Gating::Sprt => report.sprt.as_ref().is_some_and(|s| s.llr >= s.upper),
+        };
+        records.push(GenerationRecord {
+            generation: g,
+            player: (!bootstrap).then_some(best),
+            selfplay,
+            candidate_match: Some(report),
+            accepted,
+        });
+        if accepted {
+            best = candidate;
+        }
+        write_json(
+            &run.join("state.json"),
+            &serde_json::json!({ "generations_done": g + 1, "best": best }),
+        )?;
+    }
+    Ok(records)
+}
