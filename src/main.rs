@@ -3,6 +3,14 @@
 mod cli;
 
 fn main() {
+    // output piped into `head` and closed early is not an error worth a panic
+    std::panic::set_hook(Box::new(|info| {
+        let text = info.to_string();
+        if text.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        eprintln!("tavlei crashed (a bug; please report it): {text}");
+    }));
     let code = match cli::run() {
         Ok(()) => 0,
         Err(err) => {

@@ -34,7 +34,7 @@ fn tiny(generations: u32) -> PipelineConfig {
 fn generations_run_report_and_resume() {
     let run = std::env::temp_dir().join(format!("tavlei-pipeline-{}", std::process::id()));
     std::fs::remove_dir_all(&run).ok();
-    let first = run_pipeline(&tiny(1), &run, &mut Quiet).expect("one generation");
+    let first = run_pipeline(&tiny(1), &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
     assert_eq!(first.len(), 1);
     let g1 = model_path(&run, 1);
     assert!(g1.exists() && generation_dir(&run, 1).join("match.json").exists());
@@ -46,7 +46,8 @@ fn generations_run_report_and_resume() {
         .and_then(|m| m.modified())
         .expect("mtime");
     // the same run asked for two generations keeps the first and adds one
-    let records = run_pipeline(&tiny(2), &run, &mut Quiet).expect("two generations");
+    let records =
+        run_pipeline(&tiny(2), &run, tch::Device::Cpu, &mut Quiet).expect("two generations");
     assert_eq!(records.len(), 2);
     assert_eq!(
         std::fs::metadata(&g1)
@@ -66,7 +67,8 @@ fn generations_run_report_and_resume() {
     // another network size in the same directory is refused
     let mut other = tiny(2);
     other.network.channels = 16;
-    let err = run_pipeline(&other, &run, &mut Quiet).expect_err("config change refused");
+    let err = run_pipeline(&other, &run, tch::Device::Cpu, &mut Quiet)
+        .expect_err("config change refused");
     assert!(err.to_string().contains("another configuration"), "{err}");
     std::fs::remove_dir_all(&run).ok();
 }

@@ -167,24 +167,31 @@ fn shards_agree_with_records_gumbel_dice() {
 
 #[test]
 fn an_interrupted_run_resumes_and_replays_alike() {
-    let full = temp_dir("resume-full");
-    let cut = temp_dir("resume-cut");
+    let dir = temp_dir("resume");
     let v = Variant::load("brandubh").expect("preset");
     let cfg = tiny_config(false);
     let start = Position::start(&v);
-    generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &full, &mut ()).expect("runs");
-    // a run stopped after its first shard: only shard 0 and a stale temporary file remain
-    generate(&start, &mut UniformEvaluator, &cfg, 3, 21, &cut, &mut ()).expect("runs");
-    std::fs::write(cut.join("shard-00001.shard.tmp"), b"half-written").expect("writes");
+    generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &dir, &mut ()).expect("runs");
+    let whole: Vec<Vec<u8>> = (0..2)
+        .map(|k| std::fs::read(shard_path(&dir, k)).expect("shard"))
+        .collect();
+    // killed while shard 1 was being written: only its temporary file is left
+    std::fs::remove_file(shard_path(&dir, 1)).expect("removes");
+    std::fs::write(dir.join("shard-00001.shard.tmp"), b"half-written").expect("writes");
     let resumed =
-        generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &cut, &mut ()).expect("resumes");
+        generate(&start, &mut UniformEvaluator, &cfg, 6, 21, &dir, &mut ()).expect("resumes");
     assert_eq!(resumed.resumed_games, 3);
     assert_eq!(resumed.games, 3, "only the missing games are played");
-    for k in 0..2 {
-        let a = std::fs::read(shard_path(&full, k)).expect("shard");
-        let b = std::fs::read(shard_path(&cut, k)).expect("shard");
-        assert_eq!(a, b, "shard {k} differs after resuming");
+    for (k, bytes) in whole.iter().enumerate() {
+        assert_eq!(
+            &std::fs::read(shard_path(&dir, k as u64)).expect("shard"),
+            bytes,
+            "shard {k} differs after resuming"
+        );
     }
-    std::fs::remove_dir_all(&full).ok();
-    std::fs::remove_dir_all(&cut).ok();
+    // another run into the same directory is refused rather than mixed in
+    let err = generate(&start, &mut UniformEvaluator, &cfg, 9, 21, &dir, &mut ())
+        .expect_err("a different run");
+    assert!(err.to_string().contains("another run"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }

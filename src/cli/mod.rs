@@ -63,7 +63,7 @@ enum Command {
     Balance(eval::BalanceArgs),
     /// The self-play loop: generations of self-play, training and evaluation (resumable).
     Pipeline(pipeline::PipelineArgs),
-    /// The end-to-end demonstration that `make run` starts.
+    /// Random games of every preset: outcome shares and the engine's speed, in one table.
     Demo(demo::DemoArgs),
 }
 

@@ -1,15 +1,16 @@
 //! `tavlei pipeline --config FILE --run-dir DIR`: the self-play loop, its final comparisons, a
 //! balance table of the last network, and the report.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::eval::balance::{run_balance, store_path};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::nn::device::DeviceChoice;
 use tavlei::pipeline::report::{write_report, FinalMatches};
-use tavlei::pipeline::run::{agents_match, model_path};
+use tavlei::pipeline::run::{agents_match, model_path, MatchPlan};
 use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
 use tavlei::report::table::render;
 use tavlei::rules::{Position, Variant};
@@ -25,6 +26,8 @@ pub struct PipelineArgs {
     /// Self-play games of the last network for the closing balance table (0 skips it).
     #[arg(long, default_value_t = 100)]
     balance_games: u64,
+    #[arg(long, default_value = "auto")]
+    device: DeviceChoice,
 }
 
 struct Display {
@@ -52,10 +55,6 @@ impl PipelineProgress for Display {
     }
 }
 
-fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Option<T> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
-}
-
 pub fn run(args: PipelineArgs) -> Result<()> {
     let clock = std::time::Instant::now();
     let cfg = PipelineConfig::load(&args.config).map_err(anyhow::Error::msg)?;
@@ -80,7 +79,8 @@ pub fn run(args: PipelineArgs) -> Result<()> {
         bar,
         generations: cfg.generations,
     };
-    let records = run_pipeline(&cfg, &args.run_dir, &mut display)?;
+    let device = args.device.resolve()?;
+    let records = run_pipeline(&cfg, &args.run_dir, device, &mut display)?;
     let variant = Variant::load(&cfg.variant)?;
     let start = Position::start(&variant);
     let best = records
@@ -88,34 +88,30 @@ pub fn run(args: PipelineArgs) -> Result<()> {
         .rev()
         .find(|r| r.accepted)
         .map_or(0, |r| r.generation + 1);
-    let last = model_path(&args.run_dir, best);
+    let best_model = model_path(&args.run_dir, best);
     let sims = cfg.eval.simulations;
     let finals_path = args.run_dir.join("final.json");
-    let finals = match read_json::<FinalMatches>(&finals_path) {
+    let finals = match tavlei::pipeline::run::read_json::<FinalMatches>(&finals_path) {
         Some(f) => f,
         None => {
-            let mine = format!("net:{}:{sims}", last.display());
+            let mine = format!("net:{}:{sims}", best_model.display());
             display.stage(cfg.generations - 1, "final/g0", cfg.eval.final_pairs * 2);
             let first = format!("net:{}:{sims}", model_path(&args.run_dir, 0).display());
-            let against_first = agents_match(
-                &cfg,
-                &start,
-                [mine.clone(), first],
-                cfg.eval.final_pairs,
-                None,
-                cfg.seed ^ 0xF1,
-                &mut display,
-            )?;
+            let plan = MatchPlan {
+                specs: [mine.clone(), first],
+                pairs: cfg.eval.final_pairs,
+                sprt: None,
+                seed: cfg.seed ^ 0xF1,
+            };
+            let against_first = agents_match(&cfg, device, &start, plan, &mut display)?;
             display.stage(cfg.generations - 1, "final/mcts", cfg.eval.final_pairs * 2);
-            let against_mcts = agents_match(
-                &cfg,
-                &start,
-                [mine, format!("mcts:{sims}")],
-                cfg.eval.final_pairs,
-                None,
-                cfg.seed ^ 0xF2,
-                &mut display,
-            )?;
+            let plan = MatchPlan {
+                specs: [mine, format!("mcts:{sims}")],
+                pairs: cfg.eval.final_pairs,
+                sprt: None,
+                seed: cfg.seed ^ 0xF2,
+            };
+            let against_mcts = agents_match(&cfg, device, &start, plan, &mut display)?;
             let f = FinalMatches {
                 against_first,
                 against_mcts,
@@ -127,7 +123,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     let mut balance = None;
     if args.balance_games > 0 {
         display.stage(cfg.generations - 1, "balance", args.balance_games);
-        let spec = AgentSpec::parse(&format!("net:{}:{sims}", last.display()))?;
+        let spec = AgentSpec::parse(&format!("net:{}:{sims}", best_model.display()))?;
         let agent = Agent::load(
             &spec,
             variant.name(),

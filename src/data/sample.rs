@@ -102,6 +102,16 @@ impl Sample {
         if self.roll > 6 {
             return Err(self.bad(format!("die roll {} is not 0..=6", self.roll)));
         }
+        let size = crate::encode::policy::policy_size(variant.size);
+        if let Some(&(index, p)) = self
+            .policy
+            .iter()
+            .find(|&&(i, p)| i as usize >= size || !p.is_finite() || p < 0.0)
+        {
+            return Err(self.bad(format!(
+                "policy entry ({index}, {p}) is not an index below {size} with a probability"
+            )));
+        }
         Ok(())
     }
 }

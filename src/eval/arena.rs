@@ -183,8 +183,11 @@ impl Game {
             match tree.select(&search, forced) {
                 Selected::Resolved => self.done += 1,
                 Selected::Leaf => {
-                    let key = tree.pending().map(|(p, _)| p.key()).unwrap_or(0);
-                    match caches[who].get(key) {
+                    let (key, moves) = tree
+                        .pending()
+                        .map(|(p, m)| (p.key(), m.len()))
+                        .unwrap_or_default();
+                    match caches[who].get(key, moves) {
                         Some(eval) => {
                             tree.expand(&eval, &search, &mut self.rng);
                             self.done += 1;
@@ -240,7 +243,7 @@ pub fn play_games(
 ) -> Vec<GameResult> {
     let mut caches: Vec<EvalCache> = agents
         .iter()
-        .map(|_| EvalCache::new(opts.cache_size))
+        .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
         .collect();
     let mut queue = setups.iter().copied();
     let mut active: Vec<Game> = Vec::new();

@@ -111,7 +111,25 @@ impl Network {
                 });
             }
         }
-        if meta.encoding_version != ENCODING_VERSION || meta.planes != PLANES {
+        let arch = meta.architecture;
+        if meta.format != CHECKPOINT_FORMAT
+            || !(1..=64).contains(&arch.blocks)
+            || !(1..=1024).contains(&arch.channels)
+        {
+            return Err(CheckpointError::Sidecar {
+                path: path.to_path_buf(),
+                sidecar,
+                message: format!("format {} (this build reads {CHECKPOINT_FORMAT}), {} blocks x {} channels (1..=64 x 1..=1024)", meta.format, arch.blocks, arch.channels),
+            });
+        }
+        if meta.planes != PLANES {
+            return Err(CheckpointError::Sidecar {
+                path: path.to_path_buf(),
+                sidecar,
+                message: format!("{} input planes, this build encodes {PLANES}", meta.planes),
+            });
+        }
+        if meta.encoding_version != ENCODING_VERSION {
             return Err(CheckpointError::WrongEncoding {
                 path: path.to_path_buf(),
                 found: meta.encoding_version,
@@ -139,21 +157,26 @@ impl Network {
             path: path.to_path_buf(),
             message,
         };
+        if path.extension().and_then(|e| e.to_str()) != Some("safetensors") {
+            return Err(io(
+                "a checkpoint's weights file must end in .safetensors".into()
+            ));
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .map_err(|e| io(format!("cannot create {}: {e}", dir.display())))?;
         }
-        // the weights' temporary name must keep the .safetensors suffix that selects the format
+        // weights first, the sidecar last: a sidecar's presence means the checkpoint is whole.
+        // The weights' temporary name must keep the .safetensors suffix that selects the format
         let tmp = path.with_extension("tmp.safetensors");
         self.vs
             .save(&tmp)
             .map_err(|e| io(first_line(&e.to_string())))?;
         std::fs::rename(&tmp, path).map_err(|e| io(e.to_string()))?;
         let sidecar = sidecar_path(path);
-        let tmp = sidecar.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(&self.meta).map_err(|e| io(e.to_string()))?;
-        std::fs::write(&tmp, text + "\n").map_err(|e| io(e.to_string()))?;
-        std::fs::rename(&tmp, &sidecar).map_err(|e| io(e.to_string()))?;
+        crate::report::plot::write_atomic(&sidecar, &(text + "\n"))
+            .map_err(|e| io(e.to_string()))?;
         Ok(())
     }
 

@@ -55,8 +55,17 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), PipelineError>
     crate::report::plot::write_atomic(path, &(text + "\n")).map_err(io(path))
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
-    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+/// A stage's saved result; a missing one is `None`, and so is a corrupt one (with a warning:
+/// the stage is then redone).
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
+    let text = std::fs::read_to_string(path).ok()?;
+    match serde_json::from_str(&text) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            tracing::warn!("{} is unreadable ({e}); redoing that stage", path.display());
+            None
+        }
+    }
 }
 
 pub fn generation_dir(run: &Path, g: u32) -> PathBuf {
@@ -91,17 +100,24 @@ pub struct SelfplaySummary {
     pub seconds: f64,
 }
 
-impl From<&GenerateSummary> for SelfplaySummary {
-    fn from(s: &GenerateSummary) -> Self {
-        SelfplaySummary {
-            games: s.games + s.resumed_games,
-            positions: s.positions,
-            samples: s.samples,
-            attacker_wins: s.attacker_wins,
-            defender_wins: s.defender_wins,
-            draws: s.draws,
-            seconds: s.seconds,
-        }
+impl SelfplaySummary {
+    /// Outcomes counted from every shard in `data` (so a resumed stage counts the games of the
+    /// earlier run too); speed from this run's games.
+    fn of(
+        data: &Path,
+        variant: &str,
+        run: &GenerateSummary,
+    ) -> Result<SelfplaySummary, PipelineError> {
+        let stats = crate::data::Stats::of(&crate::data::read_dir(data, Some(variant))?);
+        Ok(SelfplaySummary {
+            games: stats.games as u64,
+            positions: run.positions,
+            samples: stats.samples as u64,
+            attacker_wins: stats.attacker_wins as u64,
+            defender_wins: stats.defender_wins as u64,
+            draws: stats.draws as u64,
+            seconds: run.seconds,
+        })
     }
 }
 
@@ -133,17 +149,28 @@ fn play_options(cfg: &PipelineConfig) -> PlayOptions {
     }
 }
 
+/// A paired match to play: two agent specs, pairs, an optional SPRT stop, the seed.
+pub struct MatchPlan {
+    pub specs: [String; 2],
+    pub pairs: u64,
+    pub sprt: Option<Sprt>,
+    pub seed: u64,
+}
+
 /// A paired match of two agents, with progress.
 pub fn agents_match(
     cfg: &PipelineConfig,
+    device: tch::Device,
     start: &Position,
-    specs: [String; 2],
-    pairs: u64,
-    sprt: Option<Sprt>,
-    seed: u64,
+    plan: MatchPlan,
     progress: &mut dyn PipelineProgress,
 ) -> Result<MatchReport, PipelineError> {
-    let device = tch::Device::cuda_if_available();
+    let MatchPlan {
+        specs,
+        pairs,
+        sprt,
+        seed,
+    } = plan;
     let mut agents = Vec::new();
     for s in &specs {
         agents.push(Agent::load(
@@ -173,27 +200,34 @@ pub fn agents_match(
 pub fn run_pipeline(
     cfg: &PipelineConfig,
     run: &Path,
+    device: tch::Device,
     progress: &mut dyn PipelineProgress,
 ) -> Result<Vec<GenerationRecord>, PipelineError> {
     std::fs::create_dir_all(run).map_err(io(run))?;
+    // the run directory keeps the config that made it; only more generations may be asked for
     let frozen = run.join("config.json");
-    match read_json::<PipelineConfig>(&frozen) {
-        Some(old)
-            if old.variant != cfg.variant || old.network != cfg.network || old.seed != cfg.seed =>
-        {
+    if let Ok(text) = std::fs::read_to_string(&frozen) {
+        let old: PipelineConfig = serde_json::from_str(&text).map_err(|e| PipelineError::Io {
+            path: frozen.clone(),
+            message: format!("unreadable frozen config: {e}"),
+        })?;
+        let same = PipelineConfig {
+            generations: cfg.generations,
+            ..old.clone()
+        } == *cfg;
+        if !same {
             return Err(PipelineError::ConfigChanged {
                 dir: run.to_path_buf(),
-                what: "variant, network or seed".into(),
+                what: "a setting other than `generations`".into(),
             });
         }
-        _ => write_json(&frozen, cfg)?,
     }
-    let device = tch::Device::cuda_if_available();
+    write_json(&frozen, cfg)?;
     let variant = Variant::load(&cfg.variant)?;
     let start = Position::start(&variant);
     // generation 0: a fresh network
     let first = model_path(run, 0);
-    if !first.exists() {
+    if !crate::nn::checkpoint::sidecar_path(&first).exists() {
         let mut net = Network::new(variant.name(), cfg.network, device, cfg.seed);
         net.meta.generation = 0;
         net.save(&first)?;
@@ -230,7 +264,7 @@ pub fn run_pipeline(
                     &data,
                     &mut bar,
                 )?;
-                let s = SelfplaySummary::from(&s);
+                let s = SelfplaySummary::of(&data, variant.name(), &s)?;
                 write_json(&summary_path, &s)?;
                 s
             }
@@ -238,7 +272,8 @@ pub fn run_pipeline(
         // 2. train the best network on the replay window
         let candidate = g + 1;
         let out = model_path(run, candidate);
-        if !out.exists() {
+        // the sidecar is written last: it marks a whole checkpoint
+        if !crate::nn::checkpoint::sidecar_path(&out).exists() {
             progress.stage(g, "train", cfg.train.steps);
             let first_gen = (g + 1).saturating_sub(cfg.window_generations);
             let dirs: Vec<PathBuf> = (first_gen..=g)
@@ -286,7 +321,13 @@ pub fn run_pipeline(
                     .then(|| Sprt::parse(&cfg.eval.sprt))
                     .flatten();
                 let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
-                let r = agents_match(cfg, &start, specs, cfg.eval.pairs, sprt, seed, progress)?;
+                let plan = MatchPlan {
+                    specs,
+                    pairs: cfg.eval.pairs,
+                    sprt,
+                    seed,
+                };
+                let r = agents_match(cfg, device, &start, plan, progress)?;
                 write_json(&match_path, &r)?;
                 r
             }

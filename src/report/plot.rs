@@ -244,13 +244,18 @@ pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarG
     svg
 }
 
-/// Writes a file atomically (temporary name, then rename).
+/// Writes a file atomically: a temporary name, flushed to disk, then renamed.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    let tmp = std::path::PathBuf::from(name);
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
     std::fs::rename(&tmp, path)
 }
 

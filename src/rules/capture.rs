@@ -198,7 +198,7 @@ impl Position {
         sink: &mut S,
     ) -> u32 {
         let v = self.variant.clone();
-        if mover.kind == PieceKind::King && v.rules.king.armed == super::rules::Armed::No {
+        if mover.kind == PieceKind::King && !v.rules.king.armed.hammer() {
             return 0;
         }
         let inward = match (0..4).find(|&d| v.neighbour(to, d ^ 1).is_none()) {

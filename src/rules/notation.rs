@@ -266,7 +266,13 @@ impl Position {
         if !mv.moves_a_piece() {
             return format!("`{}` is not available now", mv.name(v.size));
         }
+        if v.rules.movement.dice == super::rules::Dice::Parity && self.roll % 2 == 1 {
+            return format!("the die shows {}: the only move is `pass`", self.roll);
+        }
         let (from, to) = (mv.from(), mv.to());
+        if from == to {
+            return "a move must leave its square".into();
+        }
         let Some(piece) = self.piece_at(from) else {
             return format!("no piece on {}", name(from));
         };

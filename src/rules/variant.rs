@@ -178,6 +178,12 @@ impl Variant {
             ));
         }
         let mut camp_of = vec![0u8; squares];
+        if rules.board.camps.len() > 64 {
+            return Err(field(
+                "board.camps",
+                format!("{} camps; at most 64", rules.board.camps.len()),
+            ));
+        }
         for (i, camp) in rules.board.camps.iter().enumerate() {
             for name in camp {
                 let sq = parse_square(name, size).ok_or_else(|| {
@@ -187,10 +193,12 @@ impl Variant {
                     )
                 })?;
                 if flags[sq as usize] != 0 {
-                    return Err(field(
-                        "board.camps",
-                        format!("{name} is already a throne or corner"),
-                    ));
+                    let what = if flags[sq as usize] & CAMP != 0 {
+                        "in another camp (or listed twice)"
+                    } else {
+                        "a throne or corner"
+                    };
+                    return Err(field("board.camps", format!("{name} is already {what}")));
                 }
                 flags[sq as usize] |= CAMP;
                 camp_of[sq as usize] = i as u8 + 1;

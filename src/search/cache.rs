@@ -1,5 +1,7 @@
 //! A bounded evaluation cache keyed by position hash (die roll included): transpositions and
-//! revisited positions skip the evaluator.
+//! revisited positions skip the evaluator. The key leaves out the ply counters (the network's
+//! progress planes), an approximation; variants whose legal moves depend on the history (the
+//! repetition ban) get no cache at all, and an entry is only used for the same number of moves.
 
 use std::collections::HashMap;
 
@@ -13,6 +15,13 @@ pub struct EvalCache {
 }
 
 impl EvalCache {
+    /// A cache for positions of `variant` (none where history changes the legal moves).
+    pub fn for_variant(capacity: usize, variant: &crate::rules::Variant) -> EvalCache {
+        let history_matters =
+            variant.rules.end.repetition == crate::rules::rules::Repetition::Illegal;
+        EvalCache::new(if history_matters { 0 } else { capacity })
+    }
+
     pub fn new(capacity: usize) -> EvalCache {
         EvalCache {
             map: HashMap::with_capacity(capacity.min(1 << 16)),
@@ -22,8 +31,13 @@ impl EvalCache {
         }
     }
 
-    pub fn get(&mut self, key: u64) -> Option<Evaluation> {
-        let found = self.map.get(&key).cloned();
+    /// The evaluation stored for `key`, if it has one prior per move of the `moves` now legal.
+    pub fn get(&mut self, key: u64, moves: usize) -> Option<Evaluation> {
+        let found = self
+            .map
+            .get(&key)
+            .filter(|e| e.priors.len() == moves)
+            .cloned();
         match found {
             Some(_) => self.hits += 1,
             None => self.misses += 1,

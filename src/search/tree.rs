@@ -3,6 +3,7 @@
 //! Values on a node are from the point of view of the side that chose it (the side to move at
 //! its parent), so berserk chains, where the same side moves twice, need no special case.
 
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
@@ -309,15 +310,15 @@ impl Tree {
         if node == 0 && !cfg.gumbel && cfg.dirichlet_epsilon > 0.0 && priors.len() > 1 {
             mix_dirichlet(&mut priors, cfg.dirichlet_alpha, cfg.dirichlet_epsilon, rng);
         }
-        self.add_children(
-            node,
-            moves
-                .iter()
-                .zip(priors)
-                .map(|(&m, p)| (Edge::Move(m), p))
-                .collect(),
-            side,
-        );
+        let mut edges: Vec<(Edge, f32)> = moves
+            .iter()
+            .zip(priors)
+            .map(|(&m, p)| (Edge::Move(m), p))
+            .collect();
+        // children in a seeded random order: equal scores are then tried in no fixed pattern,
+        // which would otherwise favour the first pieces generated and make play repetitive
+        edges.shuffle(rng);
+        self.add_children(node, edges, side);
         self.nodes[node].state = State::Expanded;
         self.nodes[node].eval_value = eval.value;
         self.backup(&path, eval.value, side);

@@ -126,8 +126,12 @@ impl Game {
             match self.tree.select(&search, forced) {
                 Selected::Resolved => self.done += 1,
                 Selected::Leaf => {
-                    let key = self.tree.pending().map(|(p, _)| p.key()).unwrap_or(0);
-                    match cache.get(key) {
+                    let (key, moves) = self
+                        .tree
+                        .pending()
+                        .map(|(p, m)| (p.key(), m.len()))
+                        .unwrap_or_default();
+                    match cache.get(key, moves) {
                         Some(eval) => self.expand(&eval, cfg),
                         None => return Ok(self),
                     }

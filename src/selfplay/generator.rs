@@ -63,20 +63,25 @@ pub fn generate(
         path: out_dir.to_path_buf(),
         source,
     })?;
+    check_manifest(
+        out_dir,
+        start.variant().name(),
+        games,
+        cfg.games_per_shard,
+        seed,
+    )?;
     let per_shard = cfg.games_per_shard as u64;
     let shards = games.div_ceil(per_shard);
+    let shard_games = |k: u64| (k * per_shard)..((k + 1) * per_shard).min(games);
     // shards written by an earlier run are kept; play only the missing ones
-    let todo: Vec<u64> = (0..shards)
-        .filter(|&k| !shard_path(out_dir, k).exists())
-        .collect();
+    let (done, todo): (Vec<u64>, Vec<u64>) =
+        (0..shards).partition(|&k| shard_path(out_dir, k).exists());
     let mut summary = GenerateSummary {
-        resumed_games: games.min((shards - todo.len() as u64) * per_shard),
+        resumed_games: done.iter().map(|&k| shard_games(k).count() as u64).sum(),
         ..Default::default()
     };
-    let mut queue = todo
-        .iter()
-        .flat_map(|&k| (k * per_shard)..((k + 1) * per_shard).min(games));
-    let mut cache = EvalCache::new(cfg.cache_size);
+    let mut queue = todo.iter().flat_map(|&k| shard_games(k));
+    let mut cache = EvalCache::for_variant(cfg.cache_size, start.variant());
     let mut active: Vec<Game> = Vec::new();
     let mut finished: BTreeMap<u64, FinishedGame> = BTreeMap::new();
     let mut next_shard = todo.iter().copied().peekable();
@@ -143,6 +148,50 @@ pub fn generate(
     summary.cache_hits = cache.hits;
     summary.seconds = clock.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// What a run into `dir` is: a rerun must be the same run to continue it.
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+struct Manifest {
+    variant: String,
+    games: u64,
+    games_per_shard: usize,
+    seed: u64,
+}
+
+fn check_manifest(
+    dir: &Path,
+    variant: &str,
+    games: u64,
+    games_per_shard: usize,
+    seed: u64,
+) -> Result<(), DataError> {
+    let path = dir.join("manifest.json");
+    let mine = Manifest {
+        variant: variant.into(),
+        games,
+        games_per_shard,
+        seed,
+    };
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        let theirs: Manifest = serde_json::from_str(&text).map_err(|e| DataError::RunMismatch {
+            path: path.clone(),
+            message: format!("unreadable manifest: {e}"),
+        })?;
+        if theirs != mine {
+            return Err(DataError::RunMismatch {
+                path,
+                message: format!("it holds {theirs:?}, this run is {mine:?}"),
+            });
+        }
+        return Ok(());
+    }
+    let text = serde_json::to_string_pretty(&mine).unwrap_or_default();
+    crate::report::plot::write_atomic(&path, &text).map_err(|source| DataError::Io {
+        action: "write",
+        path,
+        source,
+    })
 }
 
 /// The records first, then the shard: a shard's presence means its games are complete.

@@ -31,7 +31,8 @@ pub struct TrainConfig {
     pub optimizer: OptimizerKind,
     pub learning_rate: f64,
     pub momentum: f64,
-    /// L2 penalty on the weights (added to the loss as weight_decay/2 * |w|^2).
+    /// L2 penalty on the weights: the optimizer adds `weight_decay * w` to each gradient (the
+    /// gradient of `weight_decay/2 * |w|^2`).
     pub weight_decay: f64,
     pub schedule: Schedule,
     pub warmup_steps: u64,

@@ -65,10 +65,14 @@ impl Optimizer {
         }
     }
 
-    /// One update with learning rate `lr` from the gradients in place.
+    /// One update with learning rate `lr` from the gradients in place. Adam's arithmetic is done
+    /// in place on its moments (as `torch.optim.Adam`'s): a handful of kernels and two temporaries
+    /// per parameter, not a dozen of each.
     pub fn step(&mut self, lr: f64) {
         self.updates += 1;
         let t = self.updates as i32;
+        let correction1 = 1.0 - BETA1.powi(t);
+        let sqrt_correction2 = (1.0 - BETA2.powi(t)).sqrt();
         tch::no_grad(|| {
             for (i, (_, p)) in self.params.iter_mut().enumerate() {
                 let g = p.grad();
@@ -88,11 +92,20 @@ impl Optimizer {
                     }
                     OptimizerKind::Adam => {
                         let (m, v) = (&mut self.first[i], &mut self.second[i]);
-                        let _ = m.g_mul_scalar_(BETA1).g_add_(&(&g * (1.0 - BETA1)));
-                        let _ = v.g_mul_scalar_(BETA2).g_add_(&(&g * &g * (1.0 - BETA2)));
-                        let m_hat = &*m / (1.0 - BETA1.powi(t));
-                        let v_hat = &*v / (1.0 - BETA2.powi(t));
-                        let _ = p.g_sub_(&(m_hat / (v_hat.sqrt() + EPS) * lr));
+                        // m <- b1 m + (1 - b1) g;  v <- b2 v + (1 - b2) g^2
+                        let _ = m.lerp_(&g, 1.0 - BETA1);
+                        let _ = v.lerp_(&g.square(), 1.0 - BETA2);
+                        // p <- p - lr m_hat / (sqrt(v_hat) + eps), as p + m / denom with
+                        // denom = -(sqrt(v) / sqrt(c2) + eps) * c1 / lr
+                        if lr == 0.0 {
+                            continue;
+                        }
+                        let mut denom = v.sqrt();
+                        let _ = denom
+                            .g_div_scalar_(sqrt_correction2)
+                            .g_add_scalar_(EPS)
+                            .g_mul_scalar_(-correction1 / lr);
+                        let _ = p.addcdiv_(&*m, &denom);
                     }
                 }
             }

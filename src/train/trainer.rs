@@ -97,32 +97,39 @@ fn losses(net: &Network, b: &Batch, train: bool, cfg: &TrainConfig) -> (Tensor, 
     let value = value.to_kind(Kind::Float);
     let value_loss = (&value - &b.value).square().mean(Kind::Float);
     let loss = &policy_loss + &value_loss * cfg.value_weight;
+    // the metrics, off the graph, summed into one tensor and read back once
+    let sums = tch::no_grad(|| {
+        let hits = masked
+            .argmax(1, false)
+            .eq_tensor(&b.policy.argmax(1, false));
+        let decisive = b.value.abs().gt(0.5);
+        let sign_hits = value
+            .sign()
+            .eq_tensor(&b.value.sign())
+            .logical_and(&decisive);
+        let count = |t: &Tensor| t.to_kind(Kind::Float).sum(Kind::Float);
+        Tensor::stack(
+            &[
+                policy_loss.detach(),
+                value_loss.detach(),
+                count(&hits),
+                count(&sign_hits),
+                count(&decisive),
+            ],
+            0,
+        )
+        .to_kind(Kind::Double)
+    });
+    let mut s = [0.0f64; 5];
+    sums.copy_data(&mut s, 5);
     let n = b.value.size()[0] as f64;
-    let hits = masked
-        .argmax(1, false)
-        .eq_tensor(&b.policy.argmax(1, false))
-        .to_kind(Kind::Float)
-        .sum(Kind::Float)
-        .double_value(&[]);
-    let decisive = b.value.abs().gt(0.5);
-    let sign_hits = (value
-        .sign()
-        .eq_tensor(&b.value.sign())
-        .logical_and(&decisive))
-    .to_kind(Kind::Float)
-    .sum(Kind::Float)
-    .double_value(&[]);
-    let sign_count = decisive
-        .to_kind(Kind::Float)
-        .sum(Kind::Float)
-        .double_value(&[]);
     let totals = Totals {
         samples: n,
-        policy_loss: policy_loss.double_value(&[]) * n,
-        value_loss: value_loss.double_value(&[]) * n,
-        policy_hits: hits,
-        sign_hits,
-        sign_count,
+        policy_loss: s[0] * n,
+        value_loss: s[1] * n,
+        policy_hits: s[2],
+        sign_hits: s[3],
+        sign_count: s[4],
     };
     (loss, totals)
 }
@@ -175,6 +182,24 @@ pub fn train(
             message: e.to_string(),
         })?;
         opt.load(&opt_path)?;
+        // the weights' step is the truth (files are written optimizer, weights, state): a kill
+        // between them must not make the run repeat or skip steps silently
+        state.step = net.meta.step.saturating_sub(state.init_step);
+        if opt.updates != state.step {
+            return Err(TrainError::Io {
+                path: opt_path.clone(),
+                message: format!("optimizer state is at step {}, the weights at step {}: the run directory is inconsistent; start it afresh", opt.updates, state.step),
+            });
+        }
+        if state.seed != req.seed {
+            return Err(TrainError::Io {
+                path: state_path.clone(),
+                message: format!(
+                    "this run used --seed {}, not {}: resume it with the same seed",
+                    state.seed, req.seed
+                ),
+            });
+        }
         metrics::truncate_after(&metrics_path, state.step).map_err(io(&metrics_path))?;
         tracing::info!("resuming {} at step {}", req.run_dir.display(), state.step);
     } else if metrics_path.exists() {
@@ -265,8 +290,8 @@ pub fn train(
         }
         if state.step.is_multiple_of(cfg.checkpoint_every) || last {
             net.meta.step = state.init_step + state.step;
-            net.save(&ckpt)?;
             opt.save(&opt_path)?;
+            net.save(&ckpt)?;
             let text = serde_json::to_string_pretty(&state).unwrap_or_default();
             crate::report::plot::write_atomic(&state_path, &text).map_err(io(&state_path))?;
         }
