@@ -133,7 +133,7 @@ pub fn write_report(
     write_atomic(&run.join("losses.svg"), &chart)?;
 
     let mut md = format!(
-        "# Self-play run on `{variant}`\n\n{} generations in {:.1} minutes.\n\n",
+        "# Self-play run on `{variant}`\n\n{} generations; this invocation took {:.1} minutes (a resumed run counts only its own time).\n\n",
         records.len(),
         seconds / 60.0
     );
