@@ -42,12 +42,23 @@ fn pure_mcts_takes_the_escape() {
 
 #[test]
 fn gumbel_search_finds_the_escape_with_few_simulations() {
+    // with rollouts many moves look like sure wins; a zero-value evaluator leaves only the
+    // escape itself at +1, so Gumbel's sigma(q) must single it out
     let pos = board(&variant("brandubh"), KING_CAN_ESCAPE, Defenders);
     let cfg = SearchConfig {
         gumbel: true,
         ..quiet()
     };
-    assert_eq!(best_move(&pos, 16, &cfg), "c1-a1");
+    let mut tree = Tree::new(pos.clone());
+    let d = think(
+        &mut tree,
+        &mut UniformEvaluator,
+        16,
+        &cfg,
+        &mut ChaCha8Rng::seed_from_u64(1),
+    )
+    .expect("a move");
+    assert_eq!(d.best.name(7), "c1-a1");
 }
 
 /// Attackers to move: the king on a3 threatens a3-a1; only g2-a2 stops it.

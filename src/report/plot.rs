@@ -9,7 +9,7 @@ const H: f64 = 420.0;
 const LEFT: f64 = 70.0;
 const RIGHT: f64 = 160.0;
 const TOP: f64 = 40.0;
-const BOTTOM: f64 = 60.0;
+const BOTTOM: f64 = 90.0;
 const COLOURS: [&str; 6] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 ];
@@ -99,6 +99,20 @@ fn frame(
     );
 }
 
+/// The `i`-th entry of the legend at the right: a swatch in the series' colour and its name.
+fn legend_entry(svg: &mut String, i: usize, name: &str) {
+    let colour = COLOURS[i % COLOURS.len()];
+    let y = TOP + 20.0 * i as f64;
+    let _ = write!(
+        svg,
+        r#"<rect x="{}" y="{y}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{}</text>"#,
+        W - RIGHT + 12.0,
+        W - RIGHT + 30.0,
+        y + 10.0,
+        escape(name)
+    );
+}
+
 fn tick(v: f64) -> String {
     if v.abs() >= 100.0 || v == v.round() {
         format!("{v:.0}")
@@ -152,16 +166,7 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
                 );
             }
         }
-        let ly = TOP + 20.0 * i as f64;
-        let _ = write!(
-            svg,
-            r#"<rect x="{}" y="{}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{}</text>"#,
-            W - RIGHT + 12.0,
-            ly,
-            W - RIGHT + 30.0,
-            ly + 10.0,
-            escape(&s.name)
-        );
+        legend_entry(&mut svg, i, &s.name);
     }
     svg += "</svg>\n";
     svg
@@ -228,17 +233,7 @@ pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarG
         );
     }
     for (i, c) in categories.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let ly = TOP + 20.0 * i as f64;
-        let _ = write!(
-            svg,
-            r#"<rect x="{}" y="{}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{}</text>"#,
-            W - RIGHT + 12.0,
-            ly,
-            W - RIGHT + 30.0,
-            ly + 10.0,
-            escape(c)
-        );
+        legend_entry(&mut svg, i, c);
     }
     svg += "</svg>\n";
     svg

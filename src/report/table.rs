@@ -1,6 +1,7 @@
 //! Plain-text tables with aligned columns.
 
-/// Renders rows under a header; numeric-looking cells are right-aligned.
+/// Renders rows under a header; a column whose cells all look numeric is right-aligned,
+/// its header too.
 pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
     let columns = header.len();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
@@ -15,12 +16,16 @@ pub fn render(header: &[&str], rows: &[Vec<String>]) -> String {
             .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+')
             && !s.contains(char::is_alphabetic)
     };
+    let right: Vec<bool> = (0..columns)
+        .map(|i| !rows.is_empty() && rows.iter().all(|r| r.get(i).is_none_or(|c| numeric(c))))
+        .collect();
     let line = |cells: Vec<&str>| {
         let parts: Vec<String> = cells
             .iter()
             .enumerate()
+            .take(columns)
             .map(|(i, c)| {
-                if numeric(c) {
+                if right[i] {
                     format!("{c:>w$}", w = widths[i])
                 } else {
                     format!("{c:<w$}", w = widths[i])
