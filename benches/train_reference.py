@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch reference for `benches/train.rs`: the tavlei policy-value network (src/nn/model.rs),
 its loss (src/train/trainer.rs) and Adam with coupled L2 (src/train/optimizer.rs), trained on a
-fixed random batch. Prints one JSON line with the samples per second.
+fixed random batch. Prints one JSON line with the samples per second. The planes are NCHW
+(PyTorch's default) unless `--channels-last`.
 
 Run with the venv the crate links against, e.g.
     $HOME/.cache/tavlei/torch-2.13.0/bin/python benches/train_reference.py --threads 2
@@ -60,6 +61,26 @@ class PolicyValueNet(nn.Module):
         return policy, v.reshape(n)
 
 
+def init_like_tch(net):
+    """tch's defaults, which tavlei's network uses: Kaiming-uniform (ReLU gain, fan-in) weights for
+    convolutions and linear layers, zero convolution biases, linear biases uniform in
+    +-1/sqrt(fan_in), batch-norm scales uniform in [0, 1) and shifts zero. The training
+    trajectory, and so the arithmetic a step meets, is then statistically the same."""
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, (nn.Conv2d, nn.Linear)):
+                nn.init.kaiming_uniform_(m.weight, a=0.0, mode="fan_in", nonlinearity="relu")
+                if m.bias is not None:
+                    if isinstance(m, nn.Linear):
+                        bound = 1.0 / m.in_features**0.5
+                        m.bias.uniform_(-bound, bound)
+                    else:
+                        m.bias.zero_()
+            elif isinstance(m, nn.BatchNorm2d):
+                m.weight.uniform_(0.0, 1.0)
+                m.bias.zero_()
+
+
 def loss_fn(net, planes, policy, legal, value, value_weight=1.0):
     logits, v = net(planes)
     masked = logits + (legal - 1.0) * 1e9
@@ -89,6 +110,11 @@ def main():
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--legal", type=int, default=30, help="legal moves per row")
     ap.add_argument("--threads", type=int, default=0, help="intra-op threads (0: torch default)")
+    ap.add_argument(
+        "--channels-last",
+        action="store_true",
+        help="feed the planes channels-last, as tavlei's trainer does on the CPU",
+    )
     args = ap.parse_args()
 
     if args.threads > 0:
@@ -96,8 +122,11 @@ def main():
     torch.manual_seed(1)
     gen = torch.Generator().manual_seed(11)
     net = PolicyValueNet(args.blocks, args.channels).train()
+    init_like_tch(net)
     opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
     planes, policy, legal, value = random_batch(args.batch, args.size, args.legal, gen)
+    if args.channels_last:
+        planes = planes.contiguous(memory_format=torch.channels_last)
 
     def step():
         loss = loss_fn(net, planes, policy, legal, value)
@@ -122,6 +151,7 @@ def main():
                 "samples_per_s": args.batch * args.steps / seconds,
                 "step_ms": 1e3 * seconds / args.steps,
                 "threads": torch.get_num_threads(),
+                "layout": "channels_last" if args.channels_last else "nchw",
                 "loss": float(loss.item()),
             }
         ),

@@ -65,9 +65,9 @@ impl Optimizer {
         }
     }
 
-    /// One update with learning rate `lr` from the gradients in place. Adam's arithmetic is done
-    /// in place on its moments (as `torch.optim.Adam`'s): a handful of kernels and two temporaries
-    /// per parameter, not a dozen of each.
+    /// One update with learning rate `lr` from the gradients in place. Adam updates its moments in
+    /// place (as `torch.optim.Adam` does): ten kernels and four temporaries per parameter, where
+    /// the textbook formula takes sixteen and eleven.
     pub fn step(&mut self, lr: f64) {
         self.updates += 1;
         let t = self.updates as i32;
