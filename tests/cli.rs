@@ -170,6 +170,42 @@ fn replay_reports_the_first_illegal_move_and_capture_mismatches() {
 }
 
 #[test]
+fn replay_goes_on_past_a_third_occurrence_and_ends_at_the_fourth() {
+    // a4-a5 d5-c5 a5-a4 c5-d5 brings the start back: twice is a third occurrence, thrice a fourth
+    let cycle = "a4-a5 d5-c5 a5-a4 c5-d5";
+    let games = format!("{cycle} {cycle} a4-a3 d5-e5\n{cycle} {cycle} {cycle}\n");
+    for variant in ["brandubh", "copenhagen"] {
+        let games = if variant == "copenhagen" {
+            // the same shuffle on the 11x11 layout: a8 and f8 stand for a4 and d5
+            games
+                .replace("a4-a5", "a8-a9")
+                .replace("a5-a4", "a9-a8")
+                .replace("a4-a3", "a8-a9")
+                .replace("d5-c5", "f8-e8")
+                .replace("c5-d5", "e8-f8")
+                .replace("d5-e5", "f8-g8")
+        } else {
+            games.clone()
+        };
+        let reports = json_lines(&stdout(&tavlei_stdin(
+            &["replay", variant, "-", "--json"],
+            &games,
+        )));
+        assert_eq!(reports.len(), 2, "{variant}");
+        assert_eq!(reports[0]["legal"], true, "{variant}: {}", reports[0]);
+        assert_eq!(reports[0]["plies"], 10, "{variant}");
+        assert!(
+            reports[0]["outcome"].is_null(),
+            "{variant}: a third occurrence ends nothing: {}",
+            reports[0]
+        );
+        assert_eq!(reports[1]["outcome"], "attackers", "{variant}");
+        assert_eq!(reports[1]["reason"], "repetition", "{variant}");
+        assert_eq!(reports[1]["ended_at_ply"], 11, "{variant}: the 12th move");
+    }
+}
+
+#[test]
 fn replay_from_a_position_checks_one_rule() {
     // copenhagen, attackers to move: f3-f2 sandwiches the defender on e2 against d2
     //  3 . . . . . a . . . . .

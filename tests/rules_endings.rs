@@ -146,6 +146,88 @@ fn copenhagen_edge_fort_needs_a_king_who_can_move() {
     assert_eq!(pos.outcome(), None);
 }
 
+/// The position of a recorded game where the old, merely sufficient test missed a real fort
+/// (defenders to move; OTN ranks from rank 1 up).
+const REAL_FORT: &str = "/4TK5/5TT4/11/7T3/2t8/11/11/11/1t6t2/11/11/";
+
+fn otn(name: &str, text: &str, side: tavlei::rules::Side) -> tavlei::rules::Position {
+    tavlei::rules::notation::parse_otn(&variant(name), text, side).expect("a valid OTN position")
+}
+
+#[test]
+fn copenhagen_edge_fort_the_old_test_missed() {
+    // h4-h1 walls the king's region {f1, g1} with e1, f2, g2 and h1: e1 has the king beside it
+    // and the edge below, g2 and h1 face the unreachable g1, so none of them can ever be taken
+    let mut pos = otn("copenhagen", REAL_FORT, Defenders);
+    play(&mut pos, "h4-h1");
+    assert_eq!(pos.outcome(), win(Defenders, Reason::EdgeFort));
+}
+
+#[test]
+fn copenhagen_edge_fort_with_a_wall_piece_that_can_fall_is_no_fort() {
+    // the king's region is {f1, g1, g2}; its top, g3, has f3 and h3 open to the attackers
+    let mut pos = otn(
+        "copenhagen",
+        "/4TK1T3/5T1T3/11/6T4/2t8/11/11/11/1t6t2/11/11/",
+        Defenders,
+    );
+    play(&mut pos, "g4-g3");
+    assert_eq!(at(&pos, "g3"), 'D');
+    assert_eq!(pos.outcome(), None);
+}
+
+#[test]
+fn copenhagen_edge_fort_whose_wall_holds_only_because_of_the_edge() {
+    // the king's region {a5, a6} on the west edge: a4 and a7 can be attacked from inside the
+    // board only along the edge, which is no anvil
+    let b = "
+    11 # . . . . . . . . . #
+    10 . . . . . . . . . . .
+     9 D . . . . . . . A . .
+     8 . . . . . . . . . . .
+     7 . . . . . . . . . . .
+     6 . D . . . + . . . . .
+     5 K D . . . . . . . . .
+     4 D . . . . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . . . . .
+     1 # . . . . . . . . A #
+       a b c d e f g h i j k";
+    let mut pos = setup("copenhagen", b, Defenders);
+    assert_eq!(pos.outcome(), None);
+    play(&mut pos, "a9-a7");
+    assert_eq!(pos.outcome(), win(Defenders, Reason::EdgeFort));
+}
+
+#[test]
+fn copenhagen_king_walled_in_with_an_attacker_is_no_fort() {
+    // the king's region {e1, f1, g1} touches the attacker on d1: encircled, not fortified
+    let b = "
+    11 # . . . . . . . . . #
+    10 . . . . . . . . . . .
+     9 . . . . . . . . A . .
+     8 . . . . . . . . . . .
+     7 . . . . . . . . . . .
+     6 . . . . . + . . . . .
+     5 . . . . . . . . . . .
+     4 . . . . . . . . . . .
+     3 . . . . . . . D . . .
+     2 . . . . D D D . . . .
+     1 # . . A K . . . . . #
+       a b c d e f g h i j k";
+    let mut pos = setup("copenhagen", b, Defenders);
+    play(&mut pos, "h3-h1");
+    assert_eq!(pos.outcome(), None);
+    // the same walls with a defender on d1 are a fort
+    let mut pos = setup(
+        "copenhagen",
+        &b.replace("1 # . . A K", "1 # . . D K"),
+        Defenders,
+    );
+    play(&mut pos, "h3-h1");
+    assert_eq!(pos.outcome(), win(Defenders, Reason::EdgeFort));
+}
+
 #[test]
 fn hnefatafl_has_no_edge_fort() {
     let mut pos = setup("hnefatafl", FORT, Defenders);
@@ -329,11 +411,55 @@ fn hnefatafl_threefold_repetition_is_a_draw() {
 }
 
 #[test]
-fn copenhagen_threefold_repetition_loses_for_the_defenders() {
+fn copenhagen_a_third_occurrence_plays_on_the_fourth_loses_for_the_defenders() {
     let mut pos = setup("copenhagen", SHUFFLE, Attackers);
-    play_all(&mut pos, &TWO_CYCLES[..7]);
+    play_all(&mut pos, &TWO_CYCLES);
+    assert_eq!(pos.occurrences(), 3);
+    assert_eq!(pos.outcome(), None, "a third occurrence ends nothing");
+    play_all(&mut pos, &TWO_CYCLES[..3]);
     assert_eq!(pos.outcome(), None);
-    play(&mut pos, TWO_CYCLES[7]);
+    play(&mut pos, TWO_CYCLES[3]);
+    assert_eq!(pos.occurrences(), 4);
+    assert_eq!(pos.outcome(), win(Attackers, Reason::Repetition));
+}
+
+#[test]
+fn copenhagen_the_fourth_occurrence_loses_for_the_defenders_whoever_made_it() {
+    // the defenders begin, so the attackers' b3-b2 is what brings the start position back
+    let cycle = ["i2-i3", "b2-b3", "i3-i2", "b3-b2"];
+    let mut pos = setup("copenhagen", SHUFFLE, Defenders);
+    for _ in 0..2 {
+        play_all(&mut pos, &cycle);
+    }
+    play_all(&mut pos, &cycle[..3]);
+    assert_eq!(pos.outcome(), None);
+    play(&mut pos, "b3-b2");
+    assert_eq!(pos.side_to_move(), Defenders);
+    assert_eq!(pos.occurrences(), 4);
+    assert_eq!(pos.outcome(), win(Attackers, Reason::Repetition));
+}
+
+#[test]
+fn brandubh_a_third_occurrence_plays_on_the_fourth_loses_for_the_defenders() {
+    let b = "
+        7 # . . . . . #
+        6 . . . . . . .
+        5 . . . . . . .
+        4 . . . + . . .
+        3 . . . . . . .
+        2 . A . . . K .
+        1 # . . . . . #
+          a b c d e f g";
+    let cycle = ["b2-b3", "f2-f3", "b3-b2", "f3-f2"];
+    let mut pos = setup("brandubh", b, Attackers);
+    for round in 1..=2 {
+        play_all(&mut pos, &cycle);
+        assert_eq!(pos.outcome(), None, "round {round}");
+    }
+    assert_eq!(pos.occurrences(), 3);
+    play_all(&mut pos, &cycle[..3]);
+    assert_eq!(pos.outcome(), None);
+    play(&mut pos, cycle[3]);
     assert_eq!(pos.outcome(), win(Attackers, Reason::Repetition));
 }
 

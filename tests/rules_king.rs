@@ -270,7 +270,7 @@ fn hnefatafl_and_copenhagen_king_not_captured_against_the_edge_or_a_corner() {
 // ---------------------------------------------------------------- fetlar, sea tafl: four sides only
 
 #[test]
-fn fetlar_king_captured_on_four_sides_only_the_throne_does_not_help() {
+fn fetlar_king_captured_on_four_sides_and_beside_the_throne_on_three() {
     king_captured(&mut setup("fetlar", HNEF_AWAY, Attackers), "h2-d2", "d3");
     let next_to_throne = "
     11 # . . . . . . . . . #
@@ -285,8 +285,19 @@ fn fetlar_king_captured_on_four_sides_only_the_throne_does_not_help() {
      2 . . . . . A . . . . .
      1 # . . . . . . . . . #
        a b c d e f g h i j k";
-    king_survives(
+    // beside the throne the empty throne is the fourth attacker: no sanctuary there
+    king_captured(
         &mut setup("fetlar", next_to_throne, Attackers),
+        "f2-f4",
+        "f5",
+    );
+    // two attackers and the throne are not enough
+    king_survives(
+        &mut setup(
+            "fetlar",
+            &next_to_throne.replace("5 . . . . A K", "5 . . . . . K"),
+            Attackers,
+        ),
         "f2-f4",
         "f5",
     );
@@ -304,6 +315,36 @@ fn fetlar_king_captured_on_four_sides_only_the_throne_does_not_help() {
      1 # . . . . . . . . . #
        a b c d e f g h i j k";
     king_captured(&mut setup("fetlar", on_throne, Attackers), "f2-f5", "f6");
+    // three attackers around the king elsewhere do not capture him
+    let away_three = "
+    11 # . . . . . . . . . #
+    10 . . . . . . . . . . .
+     9 . . . . . . . . . . .
+     8 . . . . . . . . . . .
+     7 . . . . . . . . . . .
+     6 . . . . . + . . . . .
+     5 . . . . . . . . . . .
+     4 . . . . . . . . . . .
+     3 . . . A K A . . . . .
+     2 . . . . . . . . . A .
+     1 # . . . . . . . . . #
+       a b c d e f g h i j k";
+    king_survives(&mut setup("fetlar", away_three, Attackers), "j2-e2", "e3");
+    // nor does the edge count: the king on the edge with three attackers stays
+    let on_edge = "
+    11 # . . . . . . . . . #
+    10 . . . . . . . . . . .
+     9 . . . . . . . . . . .
+     8 . . . . . . . . . . .
+     7 . . . . . . . . . . .
+     6 . . . . . + . . . . .
+     5 . . . . . . . . . . .
+     4 . . . . . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . . . . A
+     1 # . . . A K A . . . #
+       a b c d e f g h i j k";
+    king_survives(&mut setup("fetlar", on_edge, Attackers), "k2-f2", "f1");
 }
 
 #[test]

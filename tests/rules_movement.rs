@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use tavlei::rules::Reason;
 
 // ---------------------------------------------------------------- rook moves
 
@@ -448,6 +449,66 @@ fn parity_die_odd_roll_passes_even_roll_moves() {
     assert!(!legal(&pos).contains(&"pass".to_string()));
     assert!(is_legal(&pos, "j3-j10"));
     assert!(illegal(&pos, "pass").contains("not available"));
+}
+
+#[test]
+fn parity_die_passes_count_for_neither_repetition_nor_the_caps() {
+    // caps of 4 plies: four passes in a row would reach both, and would repeat the position
+    let v = custom(
+        "reconstruction_dice",
+        &[
+            ("dice = \"distance\"", "dice = \"parity\""),
+            ("max_plies = 400", "max_plies = 4"),
+            (
+                "max_plies_without_capture = 150",
+                "max_plies_without_capture = 4",
+            ),
+        ],
+    );
+    let mut pos = board(&v, DICE, Attackers);
+    for _ in 0..6 {
+        pos.set_roll(5);
+        play(&mut pos, "pass");
+        assert_eq!(pos.outcome(), None, "a forced pass ends nothing");
+    }
+    assert_eq!(pos.ply(), 6, "the record still counts every ply");
+    assert_eq!((pos.counted_plies(), pos.plies_since_capture()), (0, 0));
+    // moves still count: four of them reach the caps
+    for mv in ["b2-b3", "j3-j4", "b3-b2", "j4-j3"] {
+        assert_eq!(pos.outcome(), None);
+        pos.set_roll(2);
+        play(&mut pos, mv);
+    }
+    assert_eq!(pos.outcome(), draw(Reason::LengthCap));
+}
+
+#[test]
+fn parity_die_passes_between_moves_do_not_make_a_repetition() {
+    // the attackers shuffle b2-b3-b2 with the defenders passing in between: the positions after
+    // the attackers' moves recur, the positions after the passes are not counted
+    let v = custom(
+        "reconstruction_dice",
+        &[("dice = \"distance\"", "dice = \"parity\"")],
+    );
+    let mut pos = board(&v, DICE, Attackers);
+    for (i, mv) in ["b2-b3", "pass", "b3-b2", "pass", "b2-b3", "pass", "b3-b2"]
+        .iter()
+        .enumerate()
+    {
+        pos.set_roll(if *mv == "pass" { 1 } else { 4 });
+        play(&mut pos, mv);
+        assert_eq!(pos.outcome(), None, "after ply {}", i + 1);
+    }
+    assert_eq!(pos.occurrences(), 2, "b2 with the defenders to move, twice");
+    pos.set_roll(3);
+    play(&mut pos, "pass");
+    pos.set_roll(6);
+    play(&mut pos, "b2-b3");
+    assert_eq!(
+        pos.outcome(),
+        draw(Reason::Repetition),
+        "the third real occurrence"
+    );
 }
 
 #[test]

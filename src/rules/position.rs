@@ -36,6 +36,8 @@ pub struct Position {
     pub(super) king: Option<Square>,
     pub(super) side: Side,
     pub(super) ply: u32,
+    /// Forced passes among those plies (parity die): they count toward no cap.
+    pub(super) passes: u32,
     pub(super) plies_since_capture: u32,
     /// Hash of the board, side to move and pending berserk piece (not the die roll).
     pub(super) hash: u64,
@@ -85,6 +87,7 @@ impl Position {
             king: None,
             side,
             ply: 0,
+            passes: 0,
             plies_since_capture: 0,
             hash: 0,
             history: Vec::with_capacity(256),
@@ -132,8 +135,14 @@ impl Position {
         self.ply
     }
 
+    /// Plies since the last capture that count toward the cap (a forced pass does not).
     pub fn plies_since_capture(&self) -> u32 {
         self.plies_since_capture
+    }
+
+    /// Plies that count toward `max_plies`: every ply but the passes a parity die forced.
+    pub fn counted_plies(&self) -> u32 {
+        self.ply - self.passes
     }
 
     pub fn king(&self) -> Option<Square> {
@@ -265,6 +274,14 @@ impl Position {
         }
         self.roll = 0;
         self.ply += 1;
+        if mv == Move::PASS {
+            // a pass forced by the parity die: no position for the repetition rule, no step
+            // toward the length caps (else four odd rolls would end most parity games)
+            self.passes += 1;
+            self.side = self.side.opponent();
+            self.hash ^= z_side;
+            return;
+        }
         let mut captures = 0;
         let mut keep_turn = false;
         if mv.moves_a_piece() {
@@ -339,7 +356,7 @@ impl Position {
     fn cap_outcome(&self) -> Option<Outcome> {
         let end = &self.variant.rules.end;
         let over = |cap: u32, n: u32| cap > 0 && n >= cap;
-        (over(end.max_plies, self.ply)
+        (over(end.max_plies, self.counted_plies())
             || over(end.max_plies_without_capture, self.plies_since_capture))
         .then_some(Outcome::draw(Reason::LengthCap))
     }
@@ -356,6 +373,7 @@ impl Position {
     /// sample, say); the repetition history starts afresh from here.
     pub fn restore_state(&mut self, ply: u32, plies_since_capture: u32, berserk: Option<Square>) {
         self.ply = ply;
+        self.passes = 0;
         self.plies_since_capture = plies_since_capture;
         if let Some(b) = self.berserk.take() {
             self.hash ^= self.variant.zobrist.berserk[b as usize];
@@ -377,6 +395,7 @@ impl Position {
         let mut pos = Position::from_cells(&self.variant, &cells, self.side)
             .expect("a symmetry of the variant maps legal positions to legal positions");
         pos.ply = self.ply;
+        pos.passes = self.passes;
         pos.plies_since_capture = self.plies_since_capture;
         pos.roll = self.roll;
         pos.status = self.status;
