@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use reference::RefBoard;
 use tavlei::rules::notation::position_to_otn;
 use tavlei::rules::presets::{preset_text, PRESET_NAMES};
-use tavlei::rules::{Move, MoveKind, PieceKind, Position, Side, Variant};
+use tavlei::rules::{Move, MoveKind, Piece, PieceKind, Position, Reason, Side, Variant};
 
 /// Games per preset by board side, and the longest game: the variant's own cap, at most 400
 /// plies. Sized so that every preset sees hundreds of captures while the whole file runs in
@@ -116,13 +116,52 @@ fn square_names(squares: &[u16], size: usize) -> Vec<String> {
     names
 }
 
-/// Plays one game; panics at the first divergence.
-fn play_game(v: &Arc<Variant>, seed: u64, max_plies: u32, tally: &mut Tally) {
+/// The start position's pieces on random plain squares (no throne, corner or camp; the king
+/// not where he would have escaped already).
+fn scattered(v: &Arc<Variant>, rng: &mut ChaCha8Rng) -> Position {
+    let start = RefBoard::from_position(&Position::start(v));
+    let geo = &start.geo;
+    let mut cells = vec![0u8; v.squares];
+    for c in geo.all() {
+        let Some(piece) = start.grid.at(c) else {
+            continue;
+        };
+        loop {
+            let spot = (rng.random_range(0..v.size), rng.random_range(0..v.size));
+            let plain = !geo.is_throne(spot) && !geo.is_corner(spot) && geo.camp(spot).is_none();
+            let escaped = piece.kind == PieceKind::King && geo.is_escape(spot);
+            let sq = geo.index(spot) as usize;
+            if plain && !escaped && cells[sq] == 0 {
+                cells[sq] = piece.code();
+                break;
+            }
+        }
+    }
+    Position::from_cells(v, &cells, v.rules.movement.first).expect("a scattered position")
+}
+
+/// Plays one game from `start`, or else from the variant's start or a scattered position,
+/// beginning with `first` when given; panics at the first divergence.
+fn play_game(
+    v: &Arc<Variant>,
+    start: Option<&Position>,
+    first: Option<Move>,
+    seed: u64,
+    max_plies: u32,
+    tally: &mut Tally,
+) {
     let size = v.size;
-    let mut pos = Position::start(v);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // half the games start from the start position's pieces scattered at random: pieces on the
+    // edges and kings in the open from the first move
+    let mut pos = match start {
+        Some(pos) => pos.clone(),
+        None if seed % 2 == 1 => scattered(v, &mut rng),
+        None => Position::start(v),
+    };
     let mut board = RefBoard::from_position(&pos);
     let mut mover = Mover {
-        rng: ChaCha8Rng::seed_from_u64(seed),
+        rng,
         last: [None, None],
         shuffle: 0,
         // a third of the games shuffle now and then, to reach the repetition rules
@@ -183,7 +222,10 @@ fn play_game(v: &Arc<Variant>, seed: u64, max_plies: u32, tally: &mut Tally) {
             *tally.ends.entry("unfinished").or_default() += 1;
             return;
         }
-        let mv = mover.choose(&board, &ours);
+        let mv = match first {
+            Some(mv) if ply == 0 => mv,
+            _ => mover.choose(&board, &ours),
+        };
         let before = pos.clone();
         let mut engine_took: Vec<u16> = Vec::new();
         pos.play_with(mv, &mut engine_took);
@@ -247,7 +289,7 @@ fn check(v: &Arc<Variant>) {
         .fold(0u64, |h, b| h.wrapping_mul(31) ^ b as u64)
         << 16;
     for game in 0..games {
-        play_game(v, base + game, max_plies, &mut tally);
+        play_game(v, None, None, base + game, max_plies, &mut tally);
     }
     eprintln!("{}: {games} games, {tally:?}", v.name());
     assert!(tally.captures > 0, "{}: no capture in any game", v.name());
@@ -308,6 +350,198 @@ fn every_preset_is_played() {
 fn parity_dice() {
     let text = preset_text("reconstruction_dice")
         .expect("preset")
-        .replace("dice = \"distance\"", "dice = \"parity\"");
+        .replace("dice = \"distance\"", "dice = \"parity\"")
+        .replace(
+            "name = \"reconstruction_dice\"",
+            "name = \"reconstruction_parity\"",
+        );
     check(&Variant::from_toml(&text, "parity dice").expect("variant"));
+}
+
+/// A position from an ASCII board, top rank first: `A` attacker, `D` defender, `K` king,
+/// `C` commander, `N` knight, anything else empty; rank numbers and spaces are skipped.
+fn setup(v: &Arc<Variant>, rows: &str, side: Side) -> Position {
+    let rows: Vec<Vec<char>> = rows
+        .lines()
+        .map(|l| {
+            let l = l.trim().trim_start_matches(|c: char| c.is_ascii_digit());
+            l.chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<Vec<char>>()
+        })
+        .filter(|r| r.len() == v.size)
+        .collect();
+    assert_eq!(rows.len(), v.size, "the board needs {} rows", v.size);
+    let mut cells = vec![0u8; v.squares];
+    for (i, row) in rows.iter().enumerate() {
+        for (file, &c) in row.iter().enumerate() {
+            if let Some(piece) = Piece::from_layout_char(c) {
+                cells[(v.size - 1 - i) * v.size + file] = piece.code();
+            }
+        }
+    }
+    Position::from_cells(v, &cells, side).expect("a fixture position")
+}
+
+/// Every legal move of a prepared position, then seeded random games from it: these rules
+/// (shieldwall, edge fort, encirclement, the king's pair, commanders, the king beside the
+/// throne) almost never come up in random games from the start.
+fn fixture(name: &str, rows: &str, side: Side, expect: &[Reason]) {
+    let v = Variant::load(name).expect("preset");
+    let pos = setup(&v, rows, side);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut tally = Tally::default();
+    for (i, &mv) in moves.iter().enumerate() {
+        play_game(&v, Some(&pos), Some(mv), i as u64, 1, &mut tally);
+    }
+    for seed in 0..10 {
+        play_game(&v, Some(&pos), None, 1000 + seed, 120, &mut tally);
+    }
+    eprintln!("{name} fixture: {tally:?}");
+    for reason in expect {
+        assert!(
+            tally.ends.contains_key(reason.name()),
+            "{name}: no game ended by {}",
+            reason.name()
+        );
+    }
+}
+
+#[test]
+fn copenhagen_shieldwalls() {
+    let wall = "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . . . . . . . .
+         8 . . . . . . . . . . .
+         7 . . . . . . . K . . .
+         6 . . . . . . . . . . .
+         5 . . . . A . A . . . .
+         4 . . . . . . . . . . .
+         3 . . . . . . . . . . .
+         2 . A A A A A . . . . .
+         1 # D D D D D . . . . #";
+    // g5-g1 closes b1..f1 against the corner; e5 cannot reach the edge
+    fixture("copenhagen", wall, Side::Attackers, &[]);
+    let v = Variant::load("copenhagen").expect("preset");
+    let mut pos = setup(&v, wall, Side::Attackers);
+    let mut took = Vec::new();
+    pos.play_with(Move::slide(4 * 11 + 6, 6), &mut took);
+    assert_eq!(took.len(), 5, "g5-g1 takes the wall b1..f1");
+}
+
+#[test]
+fn copenhagen_edge_fort() {
+    // g5-g2 closes a fort around the king on e1
+    let fort = "
+        11 # . . . . . . . . . #
+        10 . . . A . . . A . . .
+         9 . . . . . . . . . . .
+         8 . A . . . . . . . A .
+         7 . . . . . . . . . . .
+         6 . . . . . . . . . . .
+         5 . . . . . . D . . . .
+         4 . . . . . . . . . . .
+         3 . . . . D D . . . . .
+         2 . . . D . . . . . . .
+         1 # . . D K . D . . . #";
+    fixture("copenhagen", fort, Side::Defenders, &[Reason::EdgeFort]);
+}
+
+const RING: &str = "
+    11 # . . . . . . . . . #
+    10 . . . . . . A . . . .
+     9 . . . . . . . . . . .
+     8 . . . . . . . . . . .
+     7 . . . . A A . . . . .
+     6 . . . A D K D A . . .
+     5 . . . . A A A . . . .
+     4 . . . . . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . . . . .
+     1 # . . . . . . . . . #";
+
+#[test]
+fn encirclement() {
+    // g10-g7 closes the ring (and takes g6)
+    fixture("copenhagen", RING, Side::Attackers, &[Reason::Encirclement]);
+    fixture("brown", RING, Side::Attackers, &[Reason::Encirclement]);
+    fixture(
+        "old_tablut",
+        &nine(RING),
+        Side::Attackers,
+        &[Reason::Encirclement],
+    );
+}
+
+/// The 11×11 ring cut down to 9×9 (files b..j, ranks 2..10), centred on the 9×9 throne.
+fn nine(rows: &str) -> String {
+    let lines: Vec<&str> = rows.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[1..10]
+        .iter()
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().skip(1).collect();
+            cells[1..10].join(" ") + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn reconstruction_pair_capture() {
+    // e4-b4 shuts in the king on a5 and the defender on a4 against the edge
+    let pair = "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . . . . . . . .
+         8 . . . . . . . . . . .
+         7 . . . . . . . . . . .
+         6 A . . . . . . . . . .
+         5 K A . . . . . . . . .
+         4 D . . . A . . . . . .
+         3 A . . . . . . D . . .
+         2 . . . . . . . . . . .
+         1 # . . . . . . . . . #";
+    fixture(
+        "reconstruction",
+        pair,
+        Side::Attackers,
+        &[Reason::KingCaptured],
+    );
+}
+
+#[test]
+fn berserk_commanders_and_knight() {
+    // h7-d7 takes the king between two commanders; the knight may jump and take
+    let board = "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . C . . . . . . .
+         8 . . . K . . . . . . .
+         7 . . . . . . . C . . .
+         6 . . . . . . . . . . .
+         5 . . . . . . . . . . .
+         4 . . . . A N A A . . .
+         3 . . . . . . . . . . .
+         2 . . . . . . . . . . .
+         1 # . . . . . . . . . #";
+    fixture("berserk", board, Side::Attackers, &[Reason::KingCaptured]);
+}
+
+#[test]
+fn fetlar_king_beside_the_throne() {
+    // f9-f8: three attackers round the king beside the empty throne (f6)
+    let board = "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . . A . . . . .
+         8 . . . . . . . . . . .
+         7 . . . . A K A . . . .
+         6 . . . . . . . . . . .
+         5 . . . . . . . . . . .
+         4 . . . . . . . . . . .
+         3 . . . . . . D . . . .
+         2 . . . . . . . . . . .
+         1 # . . . . . . . . . #";
+    fixture("fetlar", board, Side::Attackers, &[]);
 }

@@ -127,8 +127,14 @@ impl RefBoard {
                 moves.extend(piece_moves(&self.geo, &self.grid, c, self.roll));
             }
         }
-        if rules.end.repetition == Repetition::Illegal {
-            let limit = rules.end.repetition_count as usize;
+        let limit = rules.end.repetition_count as usize;
+        // a move can only complete `limit` occurrences of a position already seen `limit - 1` times
+        let crowded = || {
+            self.history
+                .iter()
+                .any(|k| self.history.iter().filter(|o| *o == k).count() + 1 >= limit)
+        };
+        if rules.end.repetition == Repetition::Illegal && crowded() {
             let fresh: Vec<Move> = moves
                 .iter()
                 .copied()
