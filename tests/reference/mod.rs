@@ -11,3 +11,32 @@ mod geometry;
 mod movegen;
 
 pub use board::RefBoard;
+
+use tavlei::rules::rules::Repetition;
+use tavlei::rules::{Move, Position};
+
+/// Legal moves of an engine position, for callers that hold no reference board
+/// (`tests/properties.rs`). Earlier positions live only in the engine's history, so here the end
+/// of the game and the repetition ban are read from the engine; `RefBoard` decides both itself.
+pub fn reference_moves(pos: &Position) -> Vec<Move> {
+    if pos.status().is_some() {
+        return Vec::new();
+    }
+    let mut moves = RefBoard::from_position(pos).legal_moves();
+    let end = &pos.variant().rules.end;
+    if end.repetition == Repetition::Illegal {
+        let fresh: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                child.occurrences() < end.repetition_count as usize
+            })
+            .collect();
+        if !fresh.is_empty() {
+            moves = fresh;
+        }
+    }
+    moves
+}
