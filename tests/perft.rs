@@ -1,8 +1,9 @@
 //! Perft counts of every preset's start position, pinned, and the engine's move lists checked
-//! against an independent slow generator at every node of the shallow trees.
+//! against the independent slow reference at every node of the shallow trees.
 
 mod reference;
 
+use reference::RefBoard;
 use tavlei::rules::perft::perft;
 use tavlei::rules::{Move, Position, Variant};
 
@@ -57,21 +58,24 @@ fn perft_matches_pinned_counts() {
     }
 }
 
-/// Perft counted with the reference generator alone (chance nodes summed over rolls).
-fn reference_perft(pos: &Position, depth: u32) -> u64 {
+/// Perft counted by the reference alone (chance nodes summed over rolls). The engine position
+/// walks the same tree beside it only to be compared at every node: move lists, then each
+/// child's board, side to move and berserk piece.
+fn reference_perft(pos: &Position, board: &RefBoard, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if pos.needs_roll() {
+    if board.needs_roll() {
         return (1..=6)
             .map(|roll| {
-                let mut rolled = pos.clone();
-                rolled.set_roll(roll);
-                reference_perft(&rolled, depth)
+                let (mut p, mut b) = (pos.clone(), board.clone());
+                p.set_roll(roll);
+                b.roll = roll;
+                reference_perft(&p, &b, depth)
             })
             .sum();
     }
-    let moves = reference::reference_moves(pos);
+    let moves = board.legal_moves();
     let mut engine: Vec<Move> = Vec::new();
     pos.legal_moves(&mut engine);
     engine.sort_by_key(|m| m.bits());
@@ -81,12 +85,28 @@ fn reference_perft(pos: &Position, depth: u32) -> u64 {
         moves.iter().map(|m| m.name(size)).collect::<Vec<_>>(),
         "move lists differ in {pos:?}"
     );
+    if depth == 1 {
+        // the leaves are counted, not played: playing them would make this test minutes long
+        return moves.len() as u64;
+    }
     moves
         .iter()
         .map(|&mv| {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            reference_perft(&child, depth - 1)
+            let mut child = board.clone();
+            child.play(mv);
+            let mut engine_child = pos.clone();
+            engine_child.play_unchecked(mv);
+            let squares = 0..pos.variant().squares as u16;
+            assert!(
+                squares
+                    .into_iter()
+                    .all(|sq| engine_child.piece_at(sq) == child.piece_at(sq))
+                    && engine_child.side_to_move() == child.side
+                    && engine_child.berserk_piece().map(|sq| child.geo.coord(sq)) == child.berserk,
+                "{} after {pos:?}: the boards differ",
+                mv.name(size)
+            );
+            reference_perft(&engine_child, &child, depth - 1)
         })
         .sum()
 }
@@ -97,7 +117,8 @@ fn reference_generator_agrees_at_every_node() {
         let v = Variant::load(name).expect("preset");
         // depth 3 where the tree is small enough for the slow generator, else 2
         let depth = if counts[1] < 10_000 { 3 } else { 2 };
-        let got = reference_perft(&Position::start(&v), depth);
+        let start = Position::start(&v);
+        let got = reference_perft(&start, &RefBoard::from_position(&start), depth);
         assert_eq!(
             got,
             counts[depth as usize - 1],
