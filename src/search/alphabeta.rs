@@ -34,7 +34,7 @@ pub const MAX_PLY: usize = 128;
 
 /// Settings of the alpha-beta agent; `configs/alphabeta.toml` documents every field, and
 /// `Default` equals that file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AlphaBetaConfig {
     pub eval: EvalWeights,
@@ -65,14 +65,6 @@ impl Default for SearchSettings {
     }
 }
 
-impl Default for AlphaBetaConfig {
-    fn default() -> Self {
-        AlphaBetaConfig {
-            eval: EvalWeights::default(),
-            search: SearchSettings::default(),
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum AlphaBetaConfigError {
