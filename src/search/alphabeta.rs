@@ -65,7 +65,6 @@ impl Default for SearchSettings {
     }
 }
 
-
 #[derive(Debug, thiserror::Error)]
 pub enum AlphaBetaConfigError {
     #[error("cannot read alpha-beta config {path}: {source}")]
