@@ -1,0 +1,760 @@
+//! The classical reference opponent (`ab:DEPTH`, `ab:t=100ms`): iterative deepening negamax with
+//! alpha-beta and principal variation search, a transposition table on the engine's Zobrist key,
+//! move ordering (table move, wins, captures, killers, history), a static evaluation read off the
+//! variant's rules (`heuristic`), and expectimax over the die in dice variants.
+//!
+//! Two things differ from chess-style negamax. A berserk chain keeps the turn with the same
+//! side, so a score changes sign only where the side to move changes. And a position carries
+//! its repetition history: a table hit is taken for the board alone, which can miss a repetition
+//! that only this path would make (the usual approximation); an outcome already recorded on the
+//! position is always checked before the table.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::heuristic::{EvalWeights, Heuristic};
+use super::ttable::{Bound, TTable, TtEntry};
+use crate::rules::piece::{side_of, EMPTY};
+use crate::rules::rules::Hostility;
+use crate::rules::variant::{CORNER, THRONE};
+use crate::rules::{Move, MoveKind, Outcome, Piece, PieceKind, Position, Side};
+
+/// The score of a win on the board now; a win `n` plies ahead scores `WIN - n`.
+pub const WIN: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by the search.
+pub const WIN_BOUND: i32 = WIN - 10_000;
+const INFINITY: i32 = WIN + 1;
+/// Deepest ply the search reaches (iterative deepening stops here in any case).
+pub const MAX_PLY: usize = 128;
+
+/// Settings of the alpha-beta agent; `configs/alphabeta.toml` documents every field, and
+/// `Default` equals that file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaBetaConfig {
+    pub eval: EvalWeights,
+    pub search: SearchSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Transposition table size in MiB.
+    pub tt_megabytes: usize,
+    /// Nodes between looks at the clock (or node budget).
+    pub check_every: u64,
+    /// With a time limit, no new iteration starts after this share of the time has passed.
+    pub new_iteration_share: f32,
+    /// Scores map to values in [-1, 1] as tanh(score / value_scale).
+    pub value_scale: f32,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            tt_megabytes: 16,
+            check_every: 1024,
+            new_iteration_share: 0.4,
+            value_scale: 600.0,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AlphaBetaConfigError {
+    #[error("cannot read alpha-beta config {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("alpha-beta config {path}, line {line}: {message}")]
+    Parse {
+        path: String,
+        line: usize,
+        message: String,
+    },
+    #[error("alpha-beta config {path}: {message}")]
+    Invalid { path: String, message: String },
+}
+
+impl AlphaBetaConfig {
+    /// Reads a config file; errors name the file and, for syntax and field errors, the line.
+    pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, AlphaBetaConfigError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| AlphaBetaConfigError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        AlphaBetaConfig::parse(&text, &name)
+    }
+
+    /// Parses config text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<AlphaBetaConfig, AlphaBetaConfigError> {
+        let config: AlphaBetaConfig =
+            toml::from_str(text).map_err(|e| AlphaBetaConfigError::Parse {
+                path: origin.to_string(),
+                line: e
+                    .span()
+                    .map_or(0, |span| text[..span.start].matches('\n').count() + 1),
+                message: e.message().to_string(),
+            })?;
+        config
+            .validate()
+            .map_err(|message| AlphaBetaConfigError::Invalid {
+                path: origin.to_string(),
+                message,
+            })?;
+        Ok(config)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        let s = &self.search;
+        if !(1..=65_536).contains(&s.tt_megabytes) {
+            return Err("search.tt_megabytes must lie in 1..=65536".into());
+        }
+        if s.check_every == 0 {
+            return Err("search.check_every must be at least 1".into());
+        }
+        if !(s.new_iteration_share > 0.0 && s.new_iteration_share <= 1.0) {
+            return Err("search.new_iteration_share must lie in (0, 1]".into());
+        }
+        if !(s.value_scale.is_finite() && s.value_scale > 0.0) {
+            return Err("search.value_scale must be positive".into());
+        }
+        if self.eval.material <= 0 {
+            return Err("eval.material must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+/// How long to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// Complete iterations up to this many plies.
+    Depth(u32),
+    /// Deepen until the time is spent; depth 1 always completes.
+    Time(Duration),
+    /// Deepen until this many nodes are spent (reproducible, unlike time); depth 1 always
+    /// completes.
+    Nodes(u64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbResult {
+    /// The move to play; `None` when the game is over, or when the die must be rolled first.
+    pub best: Option<Move>,
+    /// From the side to move's point of view: `WIN - n` for a win in `n` plies, `-(WIN - n)`
+    /// for a loss, otherwise the evaluation (see `AlphaBeta::value`).
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    /// Nodes visited over the whole search.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+pub struct AlphaBeta {
+    config: AlphaBetaConfig,
+    seed: u64,
+    tt: TTable,
+    heuristic: Option<Heuristic>,
+    /// Two quiet moves per ply that caused a cut-off.
+    killers: Vec<[Option<Move>; 2]>,
+    /// Cut-off credit per (from, to), for ordering quiet moves.
+    history: Vec<i32>,
+    /// Board squares of the prepared variant (the history table is squares × squares).
+    squares: usize,
+    /// Move lists per ply, reused.
+    lists: Vec<Vec<(i32, Move)>>,
+    moves: Vec<Move>,
+    pv: Vec<[Move; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_budget: Option<u64>,
+    can_stop: bool,
+    stopped: bool,
+}
+
+/// Ordering bands: each far above what the next can reach.
+const ORDER_TT: i32 = 1 << 30;
+const ORDER_WIN: i32 = 1 << 29;
+const ORDER_CAPTURE: i32 = 1 << 24;
+const ORDER_KILLER: i32 = 1 << 22;
+const HISTORY_MAX: i32 = 1 << 20;
+
+impl AlphaBeta {
+    /// An agent; `seed` decides, reproducibly, among moves the search finds equal.
+    pub fn new(config: AlphaBetaConfig, seed: u64) -> AlphaBeta {
+        AlphaBeta {
+            tt: TTable::new(config.search.tt_megabytes),
+            config,
+            seed,
+            heuristic: None,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: Vec::new(),
+            squares: 0,
+            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            moves: Vec::with_capacity(512),
+            pv: vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            deadline: None,
+            node_budget: None,
+            can_stop: false,
+            stopped: false,
+        }
+    }
+
+    pub fn config(&self) -> &AlphaBetaConfig {
+        &self.config
+    }
+
+    /// Forgets what earlier searches learnt (table, killers, history): a search then depends
+    /// only on the position, the limit and the seed.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.killers.fill([None; 2]);
+        self.history.fill(0);
+    }
+
+    /// A score as a value in [-1, 1] for the side to move: ±1 for a found win or loss,
+    /// otherwise tanh(score / value_scale).
+    pub fn value(&self, score: i32) -> f32 {
+        if score.abs() >= WIN_BOUND {
+            return score.signum() as f32;
+        }
+        (score as f32 / self.config.search.value_scale).tanh()
+    }
+
+    /// The static evaluation of a position, from the side to move's point of view.
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.prepare(pos);
+        self.static_score(pos, 0)
+    }
+
+    fn prepare(&mut self, pos: &Position) {
+        let variant = pos.variant();
+        if !self.heuristic.as_ref().is_some_and(|h| h.is_for(variant)) {
+            self.heuristic = Some(Heuristic::new(self.config.eval.clone(), variant));
+            self.squares = variant.squares;
+            self.history = vec![0; variant.squares * variant.squares];
+            self.tt.clear();
+        }
+    }
+
+    /// Searches `pos` within `limit` and returns the best move found.
+    pub fn search(&mut self, pos: &Position, limit: Limit) -> AbResult {
+        self.prepare(pos);
+        self.tt.new_search();
+        self.killers.fill([None; 2]);
+        for h in &mut self.history {
+            *h /= 8;
+        }
+        self.nodes = 0;
+        self.stopped = false;
+        self.can_stop = false;
+        let start = Instant::now();
+        let (max_depth, time) = match limit {
+            Limit::Depth(d) => (d.clamp(1, MAX_PLY as u32 - 1), None),
+            Limit::Time(t) => (MAX_PLY as u32 - 1, Some(t)),
+            Limit::Nodes(_) => (MAX_PLY as u32 - 1, None),
+        };
+        self.deadline = time.map(|t| start + t);
+        self.node_budget = match limit {
+            Limit::Nodes(n) => Some(n),
+            _ => None,
+        };
+
+        let mut result = AbResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if let Some(outcome) = pos.outcome() {
+            result.score = terminal_score(outcome, pos.side_to_move(), 0);
+            return result;
+        }
+        if pos.needs_roll() {
+            // no move can be chosen before the roll: give the expected score only
+            for depth in 1..=max_depth {
+                self.can_stop = depth > 1;
+                let score = self.chance(pos, depth, 0, -INFINITY, INFINITY);
+                if self.stopped {
+                    break;
+                }
+                result.score = score;
+                result.depth = depth;
+                if self.out_of_budget(start, time) {
+                    break;
+                }
+            }
+            result.nodes = self.nodes;
+            return result;
+        }
+
+        let mut root = Vec::new();
+        pos.legal_moves(&mut root);
+        // shuffle first: the stable sort below keeps this order among equal moves, and the
+        // first of equally scored moves is the one kept
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ pos.key());
+        root.shuffle(&mut rng);
+        let mut scored: Vec<(i32, Move)> = root
+            .iter()
+            .map(|&mv| (self.order_score(pos, mv, None, 0), mv))
+            .collect();
+        scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut root: Vec<Move> = scored.into_iter().map(|(_, mv)| mv).collect();
+        let single = root.len() == 1;
+
+        for depth in 1..=max_depth {
+            self.can_stop = depth > 1;
+            let (score, best, searched) = self.root(pos, &mut root, depth);
+            if self.stopped {
+                // a move that beat the previous best at the new depth is trusted; the previous
+                // best is searched first, so any `best` here was compared against it
+                if searched > 0 {
+                    if let Some(best) = best {
+                        if Some(best) != result.best {
+                            result.best = Some(best);
+                            result.score = score;
+                            result.pv = vec![best];
+                        }
+                    }
+                }
+                break;
+            }
+            result.best = best;
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+            let proven = score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth;
+            if proven || (single && time.is_some()) || self.out_of_budget(start, time) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    /// Whether iterative deepening should start no new iteration.
+    fn out_of_budget(&self, start: Instant, time: Option<Duration>) -> bool {
+        if let Some(t) = time {
+            if start.elapsed().as_secs_f32()
+                >= t.as_secs_f32() * self.config.search.new_iteration_share
+            {
+                return true;
+            }
+        }
+        self.node_budget.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// One iteration at the root: returns the score, the best move and how many moves were
+    /// searched to the end; moves the best move to the front for the next iteration.
+    fn root(
+        &mut self,
+        pos: &Position,
+        root: &mut [Move],
+        depth: u32,
+    ) -> (i32, Option<Move>, usize) {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<(usize, Move)> = None;
+        let mut searched = 0;
+        self.pv_len[0] = 0;
+        for (i, &mv) in root.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let score = if i == 0 {
+                self.child(pos, &child, depth - 1, 1, alpha, beta)
+            } else {
+                let s = self.child(pos, &child, depth - 1, 1, alpha, alpha + 1);
+                if s > alpha && !self.stopped {
+                    self.child(pos, &child, depth - 1, 1, alpha, beta)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            searched += 1;
+            if score > alpha {
+                alpha = score;
+                best = Some((i, mv));
+                self.update_pv(0, mv);
+            }
+        }
+        if let Some((i, _)) = best {
+            root[..=i].rotate_right(1);
+        }
+        if !self.stopped {
+            if let Some((_, mv)) = best {
+                self.tt.store(
+                    pos.key(),
+                    TtEntry {
+                        score: alpha,
+                        depth,
+                        bound: Bound::Exact,
+                        mv: Some(mv),
+                    },
+                );
+            }
+        }
+        (alpha, best.map(|(_, mv)| mv), searched)
+    }
+
+    /// Searches a child and returns its score from the parent's side to move.
+    fn child(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if child.side_to_move() == parent.side_to_move() {
+            // berserk chain (or a pass that keeps the side): same point of view
+            self.negamax(child, depth, ply, alpha, beta)
+        } else {
+            -self.negamax(child, depth, ply, -beta, -alpha)
+        }
+    }
+
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.can_stop && self.nodes.is_multiple_of(self.config.search.check_every) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.node_budget.is_some_and(|n| self.nodes >= n);
+            self.stopped |= late || spent;
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.tick();
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        if let Some(outcome) = pos.status() {
+            return terminal_score(outcome, pos.side_to_move(), ply);
+        }
+        // the evaluation ignores the die, so a leaf needs no chance node
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            return self.static_score(pos, ply);
+        }
+        if pos.needs_roll() {
+            return self.chance(pos, depth, ply, alpha, beta);
+        }
+        let key = pos.key();
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry.mv;
+            if entry.depth >= depth {
+                let score = from_tt(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        pos.legal_moves(&mut self.moves);
+        if self.moves.is_empty() {
+            self.lists[ply] = list;
+            return terminal_score(pos.no_moves_outcome(), pos.side_to_move(), ply);
+        }
+        list.clear();
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
+            list.push((self.order_score(pos, mv, tt_move, ply), mv));
+        }
+        list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &(order, mv)) in list.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let score = if i == 0 {
+                self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
+            } else {
+                // principal variation search: prove the rest worse with a null window
+                let s = self.child(pos, &child, depth - 1, ply + 1, alpha, alpha + 1);
+                if s > alpha && s < beta && !self.stopped {
+                    self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                }
+            }
+            if alpha >= beta {
+                if order < ORDER_CAPTURE {
+                    self.reward_quiet(mv, depth, ply);
+                }
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_in {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            TtEntry {
+                score: to_tt(best, ply),
+                depth,
+                bound,
+                mv: best_move,
+            },
+        );
+        best
+    }
+
+    /// A chance node (the die is rolled next): the mean over the six rolls, searched with the
+    /// Star1 bounds so that a mean that must fall outside the window stops early.
+    fn chance(&mut self, pos: &Position, depth: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        const ROLLS: i64 = 6;
+        let (lo, hi) = (-(WIN as i64), WIN as i64);
+        let (alpha, beta) = (alpha as i64, beta as i64);
+        let mut sum = 0i64;
+        for roll in 1..=ROLLS {
+            let mut child = pos.clone();
+            child.set_roll(roll as u8);
+            let rest = ROLLS - roll;
+            // the mean stays <= alpha if this roll scores <= a, whatever the rest score
+            let a = ROLLS * alpha - sum - hi * rest;
+            let b = ROLLS * beta - sum - lo * rest;
+            let window = (a.max(lo - 1) as i32, b.min(hi + 1) as i32);
+            let score = self.negamax(&child, depth, ply, window.0, window.1) as i64;
+            if self.stopped {
+                return 0;
+            }
+            if score <= a {
+                return alpha as i32;
+            }
+            if score >= b {
+                return beta as i32;
+            }
+            sum += score;
+        }
+        (sum / ROLLS) as i32
+    }
+
+    /// The evaluation at a leaf, with the one terminal case a leaf can hide: no legal move.
+    fn static_score(&mut self, pos: &Position, ply: usize) -> i32 {
+        let heuristic = self
+            .heuristic
+            .as_ref()
+            .expect("prepare() sets the heuristic before any evaluation");
+        let f = heuristic.features(pos);
+        let mobility = match pos.side_to_move() {
+            Side::Attackers => f.attacker_mobility,
+            Side::Defenders => f.defender_mobility,
+        };
+        // zero slides may still leave a legal move (throne, corner, jump, pass): ask the rules
+        if mobility == 0 && pos.berserk_piece().is_none() && !pos.has_legal_move() {
+            return terminal_score(pos.no_moves_outcome(), pos.side_to_move(), ply);
+        }
+        heuristic.score(pos, &f)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        // callers stop at MAX_PLY - 1, so the child's line exists
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line[0] = mv;
+        let n = child_len.min(MAX_PLY - 1);
+        line[1..=n].copy_from_slice(&tail[0][..n]);
+        self.pv_len[ply] = n + 1;
+    }
+
+    fn reward_quiet(&mut self, mv: Move, depth: u32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        if let Some(i) = self.history_index(mv) {
+            let bonus = (depth * depth) as i32;
+            self.history[i] += bonus;
+            if self.history[i] >= HISTORY_MAX {
+                for h in &mut self.history {
+                    *h /= 2;
+                }
+            }
+        }
+    }
+
+    fn history_index(&self, mv: Move) -> Option<usize> {
+        mv.moves_a_piece()
+            .then(|| mv.from() as usize * self.squares + mv.to() as usize)
+    }
+
+    /// Ordering key: table move, then wins now, captures (more first), killers, history.
+    fn order_score(&self, pos: &Position, mv: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(mv) == tt_move {
+            return ORDER_TT;
+        }
+        if !mv.moves_a_piece() {
+            return 0;
+        }
+        let v = pos.variant();
+        let code = pos.cells()[mv.from() as usize];
+        let Some(piece) = Piece::from_code(code) else {
+            return 0;
+        };
+        if piece == Piece::KING && v.is_escape(mv.to()) {
+            return ORDER_WIN;
+        }
+        if piece.side == Side::Attackers {
+            if let Some(king) = pos.king() {
+                let next_to_king = (0..4).any(|d| v.neighbour(mv.to(), d) == Some(king));
+                if next_to_king {
+                    // rare and decisive: play it out to see if the king falls
+                    let mut copy = pos.clone();
+                    copy.play_unchecked(mv);
+                    if copy
+                        .status()
+                        .is_some_and(|o| o.winner == Some(Side::Attackers))
+                    {
+                        return ORDER_WIN;
+                    }
+                }
+            }
+        }
+        let captures = likely_captures(pos, mv, piece);
+        if captures > 0 {
+            return ORDER_CAPTURE + captures;
+        }
+        let k = &self.killers[ply];
+        if k[0] == Some(mv) {
+            return ORDER_KILLER + 1;
+        }
+        if k[1] == Some(mv) {
+            return ORDER_KILLER;
+        }
+        self.history_index(mv)
+            .and_then(|i| self.history.get(i).copied())
+            .unwrap_or(0)
+    }
+}
+
+/// Taflmen the move would likely capture, judged without playing it (ordering only: it sees
+/// plain sandwiches against pieces, corners and the throne, not shieldwalls).
+fn likely_captures(pos: &Position, mv: Move, piece: Piece) -> i32 {
+    let v = pos.variant();
+    let rules = &v.rules;
+    let cells = pos.cells();
+    let mut n = 0;
+    if mv.kind() == MoveKind::Jump && piece.kind == PieceKind::Knight {
+        n += 1;
+    }
+    if piece == Piece::KING && !rules.king.armed.hammer() {
+        return n;
+    }
+    let enemy = piece.side.opponent();
+    for d in 0..4 {
+        let Some(victim) = v.neighbour(mv.to(), d) else {
+            continue;
+        };
+        let code = cells[victim as usize];
+        if side_of(code) != Some(enemy) || code == Piece::KING.code() {
+            continue;
+        }
+        let Some(anvil) = v.neighbour(victim, d) else {
+            continue;
+        };
+        if anvil == mv.from() {
+            continue;
+        }
+        let anvil_code = cells[anvil as usize];
+        let flags = v.flags[anvil as usize];
+        let hostile = if side_of(anvil_code) == Some(piece.side) {
+            anvil_code != Piece::KING.code() || rules.king.armed.anvil()
+        } else if flags & CORNER != 0 {
+            rules.capture.corners_hostile
+        } else if flags & THRONE != 0 {
+            let hostility = match piece.side {
+                Side::Defenders => rules.capture.throne_hostile_to_attackers,
+                Side::Attackers => rules.capture.throne_hostile_to_defenders,
+            };
+            hostility == Hostility::Always
+                || (hostility == Hostility::WhenEmpty && anvil_code == EMPTY)
+        } else {
+            false
+        };
+        n += i32::from(hostile);
+    }
+    n
+}
+
+/// The score of a finished game `ply` plies from the root, for `to_move`.
+fn terminal_score(outcome: Outcome, to_move: Side, ply: usize) -> i32 {
+    match outcome.winner {
+        None => 0,
+        Some(w) if w == to_move => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+    }
+}
+
+/// Win scores count plies from the root; the table keeps them counted from the node.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,116 @@
+//! The alpha-beta transposition table: one slot per index, keyed on `Position::key()` (board,
+//! side to move, berserk piece, die roll). Win scores are stored relative to the node, so a
+//! position reached at another depth reads them right.
+
+use crate::rules::Move;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (every move failed low).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub score: i32,
+    pub depth: u32,
+    pub bound: Bound,
+    pub mv: Option<Move>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    mv: u32,
+    score: i32,
+    depth: u8,
+    /// 0 = none; 1..=3 = `Bound` + 1.
+    bound: u8,
+    /// The search that wrote it; 0 marks an empty slot.
+    generation: u8,
+    has_move: bool,
+}
+
+pub struct TTable {
+    slots: Vec<Slot>,
+    mask: usize,
+    generation: u8,
+}
+
+impl TTable {
+    /// A table of about `megabytes` (rounded down to a power of two of slots, at least 1024).
+    pub fn new(megabytes: usize) -> TTable {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
+        let slots = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        }
+        .max(1024);
+        TTable {
+            slots: vec![Slot::default(); slots],
+            mask: slots - 1,
+            generation: 1,
+        }
+    }
+
+    /// Marks later stores as newer, so they replace what earlier searches left.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1).max(1);
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(Slot::default());
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let slot = &self.slots[key as usize & self.mask];
+        if slot.generation == 0 || slot.key != key {
+            return None;
+        }
+        let bound = match slot.bound {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(TtEntry {
+            score: slot.score,
+            depth: slot.depth as u32,
+            bound,
+            mv: slot.has_move.then(|| Move::from_bits(slot.mv)),
+        })
+    }
+
+    /// Stores unless the slot holds a deeper result for another position from this search.
+    pub fn store(&mut self, key: u64, entry: TtEntry) {
+        let generation = self.generation;
+        let slot = &mut self.slots[key as usize & self.mask];
+        let depth = entry.depth.min(u8::MAX as u32) as u8;
+        if slot.generation == generation && slot.key != key && slot.depth > depth {
+            return;
+        }
+        // keep a move already known for this position when the new result brings none
+        let (has_move, mv) = match entry.mv {
+            Some(mv) => (true, mv.bits()),
+            None if slot.key == key => (slot.has_move, slot.mv),
+            None => (false, 0),
+        };
+        *slot = Slot {
+            key,
+            mv,
+            score: entry.score,
+            depth,
+            bound: match entry.bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+            generation,
+            has_move,
+        };
+    }
+}

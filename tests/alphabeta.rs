@@ -1,0 +1,490 @@
+//! The alpha-beta agent: forced wins found at `ab:3` on two presets, wins taken at once, escapes
+//! blocked, berserk chains and dice handled, limits honoured, legal moves on random positions,
+//! and the shipped config equal to the defaults.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tavlei::rules::presets::PRESET_NAMES;
+use tavlei::rules::{Move, Position, Side, Variant};
+use tavlei::search::alphabeta::{
+    AbResult, AlphaBeta, AlphaBetaConfig, AlphaBetaConfigError, Limit, WIN, WIN_BOUND,
+};
+
+/// An agent with a small table, so that many can be made quickly.
+fn agent(seed: u64) -> AlphaBeta {
+    let mut config = AlphaBetaConfig::default();
+    config.search.tt_megabytes = 1;
+    AlphaBeta::new(config, seed)
+}
+
+fn search(pos: &Position, limit: Limit) -> AbResult {
+    agent(7).search(pos, limit)
+}
+
+fn legal_moves(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+}
+
+fn name(pos: &Position, mv: Option<Move>) -> String {
+    mv.map_or("none".into(), |m| m.name(pos.variant().size))
+}
+
+fn after(pos: &Position, mv: Move) -> Position {
+    let mut next = pos.clone();
+    next.play_unchecked(mv);
+    next
+}
+
+fn won_by(pos: &Position, side: Side) -> bool {
+    pos.outcome().is_some_and(|o| o.winner == Some(side))
+}
+
+/// Whether `side`, to move, wins with its next move.
+fn wins_now(pos: &Position, side: Side) -> bool {
+    pos.side_to_move() == side
+        && legal_moves(pos)
+            .into_iter()
+            .any(|mv| won_by(&after(pos, mv), side))
+}
+
+/// Brute force, independent of the search: after `first`, every reply lets the mover win at
+/// once (or the reply itself loses).
+fn forces_win_in_three(pos: &Position, first: Move) -> bool {
+    let side = pos.side_to_move();
+    let next = after(pos, first);
+    if won_by(&next, side) {
+        return true;
+    }
+    if next.outcome().is_some() || next.side_to_move() == side {
+        return false;
+    }
+    legal_moves(&next).into_iter().all(|reply| {
+        let third = after(&next, reply);
+        won_by(&third, side) || (third.outcome().is_none() && wins_now(&third, side))
+    })
+}
+
+/// Whether any first move forces a win in three plies (brute force).
+fn has_win_in_three(pos: &Position) -> bool {
+    legal_moves(pos)
+        .into_iter()
+        .any(|mv| forces_win_in_three(pos, mv))
+}
+
+// ---------------------------------------------------------------- wins and defence
+
+#[test]
+fn takes_a_win_in_one_at_once() {
+    // defenders to move: the king walks to a7 along the a-file
+    let pos = setup(
+        "brandubh",
+        "
+        7 # . . . . . #
+        6 . . . A . . .
+        5 K . . . . A .
+        4 . . . + . . .
+        3 A . . D . . A
+        2 . . . . . . .
+        1 # . A . . . #",
+        Defenders,
+    );
+    let r = search(&pos, Limit::Depth(3));
+    assert_eq!(name(&pos, r.best), "a5-a7", "{r:?}");
+    assert_eq!(r.score, WIN - 1);
+    assert_eq!(r.pv.len(), 1);
+}
+
+#[test]
+fn ab3_finds_a_corner_fork_on_copenhagen() {
+    // the king reaches an edge with free lines to two corners; one attacker move blocks one
+    let pos = setup(
+        "copenhagen",
+        "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . A . A . . . .
+         8 . . . . . . . . . . .
+         7 . . . . . . . . . . .
+         6 . . . . . + . . A . .
+         5 . . K . . . . . . . .
+         4 . . . D . . . . . . .
+         3 . . . . . . . . . . .
+         2 . . . . . . . A . . .
+         1 # . . . . . . . . . #",
+        Defenders,
+    );
+    assert!(!wins_now(&pos, Defenders), "no win in one here");
+    assert!(has_win_in_three(&pos));
+    let r = search(&pos, Limit::Depth(3));
+    let best = r.best.expect("a move");
+    assert_eq!(r.score, WIN - 3, "{r:?}");
+    assert!(
+        forces_win_in_three(&pos, best),
+        "{} does not force the win",
+        name(&pos, Some(best))
+    );
+    assert_eq!(r.pv.len(), 3, "{r:?}");
+    assert_eq!(r.depth, 3);
+}
+
+#[test]
+fn ab3_finds_a_king_capture_in_two_moves_on_brandubh() {
+    let pos = setup("brandubh", BRANDUBH_CAPTURE_IN_TWO, Attackers);
+    assert!(!wins_now(&pos, Attackers), "no win in one here");
+    assert!(has_win_in_three(&pos));
+    let r = search(&pos, Limit::Depth(3));
+    let best = r.best.expect("a move");
+    assert_eq!(r.score, WIN - 3, "{r:?}");
+    assert!(
+        forces_win_in_three(&pos, best),
+        "{} does not force the win",
+        name(&pos, Some(best))
+    );
+}
+
+/// Attackers to move win in two moves (found by brute force over positions from random games).
+const BRANDUBH_CAPTURE_IN_TWO: &str = "
+    7 # . A . . A #
+    6 A . . K . A .
+    5 . . . . . . D
+    4 . . . + . . .
+    3 . . . A D D .
+    2 . . A . . . .
+    1 # . D . . A #";
+
+#[test]
+fn blocks_a_one_move_escape() {
+    // attackers to move; the king threatens i1 down the i-file, and only g2 can block it
+    let pos = setup(
+        "tavlei",
+        "
+        9 # . . A A A . . #
+        8 . . . . A . . . .
+        7 . . . . D . . . .
+        6 A . . . . . . . D
+        5 A A D . + . . . .
+        4 A . . . D . . . K
+        3 . . . . D . . . .
+        2 . . . . . . A . .
+        1 # . . A A A . . #",
+        Attackers,
+    );
+    assert!(wins_now(&after_pass(&pos), Defenders), "the threat is real");
+    let r = search(&pos, Limit::Depth(2));
+    let best = r.best.expect("a move");
+    let next = after(&pos, best);
+    assert!(
+        !wins_now(&next, Defenders),
+        "{} leaves the escape open",
+        name(&pos, Some(best))
+    );
+    assert!(r.score > -WIN_BOUND, "{r:?}");
+}
+
+/// The same board with the other side to move.
+fn after_pass(pos: &Position) -> Position {
+    Position::from_cells(pos.variant(), pos.cells(), pos.side_to_move().opponent())
+        .expect("same board")
+}
+
+// ---------------------------------------------------------------- rules that shape the search
+
+#[test]
+fn berserk_chain_keeps_the_point_of_view() {
+    // g2-c2 captures c3 against c4 and keeps the turn; c2-c1 then takes the king against the
+    // corner (a commander's capture). Both plies are the attackers'.
+    let pos = setup(
+        "berserk",
+        "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . . . . . . . .
+         8 . . . . . . . . . . .
+         7 . . . . . . . . . . .
+         6 . . . . . + . . . . .
+         5 . . . . . . . . . . .
+         4 . . A . . . . . . . .
+         3 . . D . . . . . . . .
+         2 . . . . . . C . . . .
+         1 # K . . . . . . . . #",
+        Attackers,
+    );
+    assert!(!wins_now(&pos, Attackers));
+    let r = search(&pos, Limit::Depth(2));
+    assert_eq!(name(&pos, r.best), "g2-c2", "{r:?}");
+    assert_eq!(r.score, WIN - 2, "{r:?}");
+    let line: Vec<String> = r.pv.iter().map(|&m| name(&pos, Some(m))).collect();
+    assert_eq!(line, ["g2-c2", "c2-c1"]);
+}
+
+#[test]
+fn dice_roots_average_the_six_rolls() {
+    // the king is five squares from a1 and from a11 on free lines: rolls 5 and 6 win at once
+    let pos = setup(
+        "reconstruction_dice",
+        "
+        11 # . . . . . . . . . #
+        10 . . . . . . . . . . .
+         9 . . . . . . . . . . .
+         8 . . . . . . A . . . .
+         7 . . . . . . . . . . .
+         6 K . . . . + . . . . .
+         5 . . . . . . . . . . .
+         4 . . . . . . . D . . .
+         3 . . . . A . . . . . .
+         2 . . . . . . . . . . .
+         1 # . . . . . . . . . #",
+        Defenders,
+    );
+    assert!(pos.needs_roll());
+    let r = search(&pos, Limit::Depth(1));
+    assert_eq!(r.best, None, "no move before the roll");
+    let expected = WIN / 3;
+    assert!(
+        (r.score - expected).abs() < 20_000,
+        "two rolls in six win: {} is not about {expected}",
+        r.score
+    );
+    // with the roll known, the search plays the escape or not
+    let mut six = pos.clone();
+    six.set_roll(6);
+    assert_eq!(search(&six, Limit::Depth(2)).score, WIN - 1);
+    let mut two = pos.clone();
+    two.set_roll(2);
+    let r = search(&two, Limit::Depth(2));
+    assert!(r.best.is_some() && r.score < WIN_BOUND, "{r:?}");
+}
+
+#[test]
+fn depth_one_plays_a_legal_move_on_every_preset() {
+    for &preset in PRESET_NAMES {
+        let v = variant(preset);
+        let mut pos = Position::start(&v);
+        if pos.needs_roll() {
+            pos.set_roll(3);
+        }
+        let r = search(&pos, Limit::Depth(1));
+        let best = r.best.unwrap_or_else(|| panic!("{preset}: no move"));
+        assert!(legal_moves(&pos).contains(&best), "{preset}: illegal move");
+        assert_eq!(r.depth, 1, "{preset}");
+        assert!(r.score.abs() < WIN_BOUND, "{preset}: {r:?}");
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let pos = setup(
+        "brandubh",
+        "
+        7 K . . . . . #
+        6 . . . A . . .
+        5 . . . . . . .
+        4 . . . + . . .
+        3 . . . D . . .
+        2 . . . . . . .
+        1 # . A . . . #",
+        Attackers,
+    );
+    let r = search(&pos, Limit::Depth(3));
+    assert_eq!((r.best, r.score), (None, -WIN));
+}
+
+// ---------------------------------------------------------------- limits and reproducibility
+
+#[test]
+fn a_time_limit_returns_a_searched_move() {
+    let pos = Position::start(&variant("copenhagen"));
+    let r = search(&pos, Limit::Time(Duration::from_millis(50)));
+    assert!(r.depth >= 1, "{r:?}");
+    assert!(legal_moves(&pos).contains(&r.best.expect("a move")));
+}
+
+#[test]
+fn a_node_budget_is_reproducible_and_stops_deepening() {
+    let pos = Position::start(&variant("tavlei"));
+    let a = agent(3).search(&pos, Limit::Nodes(3_000));
+    let b = agent(3).search(&pos, Limit::Nodes(3_000));
+    assert_eq!(a, b);
+    assert!(a.depth >= 1 && a.depth < 10, "{a:?}");
+    let deeper = agent(3).search(&pos, Limit::Depth(a.depth));
+    assert!(
+        deeper.nodes <= a.nodes,
+        "the budget covered depth {}",
+        a.depth
+    );
+}
+
+#[test]
+fn seeds_break_ties_reproducibly() {
+    // at the symmetric start many moves score the same; the seed picks among them
+    let pos = Position::start(&variant("brandubh"));
+    let picks: Vec<Option<Move>> = (0..8)
+        .map(|seed| agent(seed).search(&pos, Limit::Depth(1)).best)
+        .collect();
+    let again: Vec<Option<Move>> = (0..8)
+        .map(|seed| agent(seed).search(&pos, Limit::Depth(1)).best)
+        .collect();
+    assert_eq!(picks, again);
+    let mut distinct = picks.clone();
+    distinct.sort_by_key(|m| m.map(|m| m.bits()));
+    distinct.dedup();
+    assert!(
+        distinct.len() > 1,
+        "every seed chose the same move: {picks:?}"
+    );
+}
+
+#[test]
+fn values_lie_in_the_unit_interval() {
+    let ab = agent(0);
+    assert_eq!(ab.value(WIN - 5), 1.0);
+    assert_eq!(ab.value(-(WIN - 5)), -1.0);
+    assert_eq!(ab.value(0), 0.0);
+    let v = ab.value(300);
+    assert!(v > 0.0 && v < 1.0);
+    assert!(ab.value(-300) < 0.0);
+}
+
+// ---------------------------------------------------------------- config
+
+#[test]
+fn the_shipped_config_is_the_default_and_documents_every_field() {
+    let config = AlphaBetaConfig::load("configs/alphabeta.toml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(config, AlphaBetaConfig::default());
+    let text = std::fs::read_to_string("configs/alphabeta.toml").expect("reads");
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.contains(" = ") && !line.starts_with('#') {
+            assert!(
+                i > 0 && lines[i - 1].starts_with('#'),
+                "`{line}` has no comment above it"
+            );
+        }
+    }
+}
+
+#[test]
+fn config_errors_name_the_file_and_line() {
+    let text = std::fs::read_to_string("configs/alphabeta.toml")
+        .expect("reads")
+        .replace("king_routes = 40", "king_rutes = 40");
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("king_rutes"))
+        .expect("edited")
+        + 1;
+    match AlphaBetaConfig::parse(&text, "my.toml") {
+        Err(e @ AlphaBetaConfigError::Parse { .. }) => {
+            let msg = e.to_string();
+            assert!(
+                msg.contains("my.toml") && msg.contains(&format!("line {line}")),
+                "{msg}"
+            );
+            assert!(msg.contains("king_rutes"), "{msg}");
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+    let bad = std::fs::read_to_string("configs/alphabeta.toml")
+        .expect("reads")
+        .replace("value_scale = 600.0", "value_scale = -1.0");
+    assert!(matches!(
+        AlphaBetaConfig::parse(&bad, "bad.toml"),
+        Err(AlphaBetaConfigError::Invalid { .. })
+    ));
+    assert!(matches!(
+        AlphaBetaConfig::load("configs/no-such-file.toml"),
+        Err(AlphaBetaConfigError::Read { .. })
+    ));
+}
+
+// ---------------------------------------------------------------- random positions
+
+/// A position from a random game of `preset`, `plies` long at most (earlier if it ended).
+fn random_position(preset: &str, seed: u64, plies: usize) -> Position {
+    let v = Variant::load(preset).expect("preset");
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = Position::start(&v);
+    for _ in 0..plies {
+        if pos.needs_roll() {
+            pos.set_roll(rng.random_range(1..=6));
+        }
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let next = after(&pos, moves[rng.random_range(0..moves.len())]);
+        if next.outcome().is_some() {
+            break;
+        }
+        pos = next;
+    }
+    if pos.needs_roll() {
+        pos.set_roll(rng.random_range(1..=6));
+    }
+    pos
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_move_returned_is_legal(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
+        let pos = random_position(PRESET_NAMES[preset], seed, plies);
+        let r = search(&pos, Limit::Depth(2));
+        let moves = legal_moves(&pos);
+        match r.best {
+            Some(best) => prop_assert!(moves.contains(&best), "{pos:?}: {r:?}"),
+            None => prop_assert!(moves.is_empty(), "{pos:?}: no move returned"),
+        }
+        if let Some(first) = r.pv.first() {
+            prop_assert_eq!(Some(*first), r.best);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- strength (run by hand)
+
+/// `ab:2` against a uniformly random mover on Brandubh, 10 games on each side:
+/// `cargo test --release --test alphabeta -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn ab_against_a_random_mover_on_brandubh() {
+    let v = variant("brandubh");
+    for depth in [2, 3] {
+        let mut score = [0.0f32; 2];
+        for game in 0..20u64 {
+            let ab_side = if game % 2 == 0 { Attackers } else { Defenders };
+            let mut ab = agent(game);
+            let mut rng = ChaCha8Rng::seed_from_u64(game);
+            let mut pos = Position::start(&v);
+            while pos.outcome().is_none() {
+                let mv = if pos.side_to_move() == ab_side {
+                    ab.search(&pos, Limit::Depth(depth)).best.expect("a move")
+                } else {
+                    let moves = legal_moves(&pos);
+                    moves[rng.random_range(0..moves.len())]
+                };
+                pos.play_unchecked(mv);
+            }
+            let outcome = pos.outcome().expect("over");
+            let points = match outcome.winner {
+                Some(w) if w == ab_side => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            score[(game % 2) as usize] += points;
+        }
+        println!(
+            "ab:{depth} vs random on brandubh: {} / 10 as attackers, {} / 10 as defenders",
+            score[0], score[1]
+        );
+    }
+}
