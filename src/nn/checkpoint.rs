@@ -243,11 +243,11 @@ mod tests {
             assert_eq!(policy.len(), 2 * policy_size(v.size));
             assert_eq!(value.len(), 2);
             assert!(value.iter().all(|v| v.abs() < 1.0));
-            assert_eq!(
-                policy[..policy_size(v.size)],
-                policy[policy_size(v.size)..],
-                "same input, same output"
-            );
+            // the same input gives the same output up to rounding: oneDNN may sum a batch's rows
+            // in different orders on some processors, so bit-equality is too strict
+            let (a, b) = policy.split_at(policy_size(v.size));
+            let worst = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+            assert!(worst < 1e-5, "same input, same output ({name}: off by {worst})");
         }
     }
 
