@@ -88,7 +88,11 @@ fn visits_add_up_and_the_reused_tree_keeps_its_subtree() {
     let mut tree = Tree::new(Position::start(&v));
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let d = think(&mut tree, &mut UniformEvaluator, 100, &quiet(), &mut rng).expect("a move");
-    assert_eq!(tree.root_visits(), 101, "the root's expansion is not a simulation");
+    assert_eq!(
+        tree.root_visits(),
+        101,
+        "the root's expansion is not a simulation"
+    );
     let child_visits: u32 = tree.root_children().iter().map(|c| c.visits).sum();
     assert_eq!(child_visits, 100, "every simulation goes to a child");
     let total: f32 = d.policy.iter().map(|(_, p)| p).sum();
@@ -200,7 +204,11 @@ fn gumbel_picks_the_low_prior_move_whose_q_is_high() {
         )
         .expect("a move");
         assert_eq!(d.best.name(7), "a2-a3", "seed {seed}");
-        assert_eq!(tree.root_visits(), 3, "two simulations after the root's expansion");
+        assert_eq!(
+            tree.root_visits(),
+            3,
+            "two simulations after the root's expansion"
+        );
         let improved: f32 = d
             .policy
             .iter()

@@ -210,7 +210,10 @@ mod tests {
             AgentKind::Random
         );
         let m = AgentSpec::parse("mcts:200").expect("ok");
-        assert_eq!((&m.kind, m.budget), (&AgentKind::Rollouts, Budget::Nodes(200)));
+        assert_eq!(
+            (&m.kind, m.budget),
+            (&AgentKind::Rollouts, Budget::Nodes(200))
+        );
         assert!(!m.legacy && AgentSpec::parse("mcts-old:200").expect("ok").legacy);
         let n = AgentSpec::parse("net:models/x.safetensors").expect("ok");
         assert_eq!(n.budget, Budget::Nodes(0));
@@ -221,8 +224,17 @@ mod tests {
         let t = AgentSpec::parse("mcts:t=1.5s").expect("ok");
         assert_eq!(t.time(), Some(Duration::from_millis(1500)));
         for bad in [
-            "", "mcts", "mcts:0", "mcts:x", "net", "alpha:1", "gumbel:a", "mcts:t=", "mcts:t=0ms",
-            "mcts:t=5", "mcts:t=-1s",
+            "",
+            "mcts",
+            "mcts:0",
+            "mcts:x",
+            "net",
+            "alpha:1",
+            "gumbel:a",
+            "mcts:t=",
+            "mcts:t=0ms",
+            "mcts:t=5",
+            "mcts:t=-1s",
         ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }

@@ -134,7 +134,12 @@ impl Game {
         }
     }
 
-    fn advance(&mut self, agents: &[Agent], caches: &mut [EvalCache], opts: &PlayOptions) -> GameStep {
+    fn advance(
+        &mut self,
+        agents: &[Agent],
+        caches: &mut [EvalCache],
+        opts: &PlayOptions,
+    ) -> GameStep {
         loop {
             if let Some(outcome) = self.position.outcome() {
                 return GameStep::Over(GameResult {

@@ -211,9 +211,6 @@ pub fn run_balance(
         &results,
         clock.elapsed().as_secs_f64(),
     );
-    report.time_ms = agents[0]
-        .spec
-        .time()
-        .map_or(0.0, |t| t.as_secs_f64() * 1e3);
+    report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
     Ok(report)
 }

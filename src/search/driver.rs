@@ -49,9 +49,9 @@ impl Budget {
 /// `100ms`, `2s` or `1.5s`.
 pub fn format_duration(t: Duration) -> String {
     let ms = t.as_millis();
-    if ms % 1000 == 0 && ms > 0 {
+    if ms.is_multiple_of(1000) && ms > 0 {
         format!("{}s", ms / 1000)
-    } else if t.as_nanos() % 1_000_000 == 0 {
+    } else if t.as_nanos().is_multiple_of(1_000_000) {
         format!("{ms}ms")
     } else {
         format!("{}us", t.as_micros())
@@ -349,8 +349,11 @@ impl Search {
                             .iter()
                             .map(|&i| weight(i))
                             .fold(f64::NEG_INFINITY, f64::max);
-                        let tied: Vec<usize> =
-                            alive.iter().copied().filter(|&i| weight(i) >= best).collect();
+                        let tied: Vec<usize> = alive
+                            .iter()
+                            .copied()
+                            .filter(|&i| weight(i) >= best)
+                            .collect();
                         if tied.len() > 1 {
                             tied[rng.random_range(0..tied.len())]
                         } else {

@@ -4,9 +4,9 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::rollout::{cheap_prior, decisive_playout, Scratch};
 use crate::encode::policy::{policy_index, policy_size};
 use crate::nn::Network;
-use super::rollout::{cheap_prior, decisive_playout, Scratch};
 use crate::rules::playout::random_playout;
 use crate::rules::{Move, Position};
 

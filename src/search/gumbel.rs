@@ -190,7 +190,12 @@ fn legacy_sigma(q: f32, max_visits: u32, cfg: &SearchConfig) -> f32 {
 
 impl LegacyGumbelRoot {
     /// Starts a search of `budget` simulations at an expanded root.
-    pub fn new<R: Rng>(tree: &Tree, cfg: &SearchConfig, budget: u32, rng: &mut R) -> LegacyGumbelRoot {
+    pub fn new<R: Rng>(
+        tree: &Tree,
+        cfg: &SearchConfig,
+        budget: u32,
+        rng: &mut R,
+    ) -> LegacyGumbelRoot {
         let children = tree.root_children();
         let logits: Vec<f32> = children.iter().map(|c| c.prior.max(1e-12).ln()).collect();
         let gumbel: Vec<f32> = children

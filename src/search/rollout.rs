@@ -176,9 +176,8 @@ pub fn cheap_prior(pos: &Position, moves: &[Move], squares: &mut Vec<Square>) ->
                 w += 4.0;
             }
             if let Some(k) = king {
-                if m.from() == k {
-                    w += 2.0;
-                } else if me == Side::Attackers && adjacent(pos, m.to(), k) {
+                // king moves, and attackers closing in on the king
+                if m.from() == k || (me == Side::Attackers && adjacent(pos, m.to(), k)) {
                     w += 2.0;
                 }
             }

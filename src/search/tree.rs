@@ -509,7 +509,8 @@ impl Tree {
         let first = self.nodes.len() as u32;
         let count = edges.len() as u32;
         for (edge, prior) in edges {
-            self.nodes.push(Node::new(edge, node as u32, prior, chooser));
+            self.nodes
+                .push(Node::new(edge, node as u32, prior, chooser));
         }
         self.nodes[node].first_child = first;
         self.nodes[node].children = count;
@@ -520,7 +521,11 @@ impl Tree {
         let n = &mut self.nodes[node];
         n.state = State::Terminal(v);
         let proof = Proof::of_value(v);
-        n.proof = Some(if n.chooser == side { proof } else { proof.flip() });
+        n.proof = Some(if n.chooser == side {
+            proof
+        } else {
+            proof.flip()
+        });
         n.proof_plies = 0;
     }
 
