@@ -5,9 +5,14 @@ mod common;
 use common::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use tavlei::rules::Position;
-use tavlei::search::single::think;
-use tavlei::search::{RolloutEvaluator, SearchConfig, Tree, UniformEvaluator};
+use tavlei::rules::square::square_name;
+use tavlei::rules::{Move, Position};
+use tavlei::search::evaluator::Request;
+use tavlei::search::single::{run, think};
+use tavlei::search::{
+    Budget, Evaluation, Evaluator, Proof, RolloutEvaluator, Search, SearchConfig, Tree,
+    UniformEvaluator,
+};
 
 fn quiet() -> SearchConfig {
     SearchConfig {
@@ -83,12 +88,13 @@ fn visits_add_up_and_the_reused_tree_keeps_its_subtree() {
     let mut tree = Tree::new(Position::start(&v));
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let d = think(&mut tree, &mut UniformEvaluator, 100, &quiet(), &mut rng).expect("a move");
-    assert_eq!(tree.root_visits(), 100);
-    let child_visits: u32 = tree.root_children().iter().map(|c| c.visits).sum();
     assert_eq!(
-        child_visits, 99,
-        "every visit but the root's expansion goes to a child"
+        tree.root_visits(),
+        101,
+        "the root's expansion is not a simulation"
     );
+    let child_visits: u32 = tree.root_children().iter().map(|c| c.visits).sum();
+    assert_eq!(child_visits, 100, "every simulation goes to a child");
     let total: f32 = d.policy.iter().map(|(_, p)| p).sum();
     assert!((total - 1.0).abs() < 1e-4);
     let kept = tree
@@ -124,4 +130,235 @@ fn dice_positions_search_through_chance_nodes() {
     tree.advance(d.best, Some(5));
     assert_eq!(tree.root_position().roll(), 5);
     assert!(!tree.root_position().needs_roll());
+}
+
+/// Brandubh, attackers to move: the attacker on a2 has exactly two moves, a2-b2 and a2-a3.
+const TWO_MOVES: &str = "
+    # . . . . . #
+    . . . . . . .
+    . . . . . . .
+    D . . K . . .
+    . . . . . . .
+    A . D . . . .
+    # . . . . . #";
+
+/// A made-up network: at the root it likes a2-b2 (prior 0.9) over a2-a3 (0.1), but the value
+/// after a2-a3 is far better for the attackers (+0.9 against +0.3).
+struct LowPriorHighQ;
+
+impl Evaluator for LowPriorHighQ {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        requests
+            .iter()
+            .map(|(pos, moves)| {
+                let at = |name: &str| {
+                    let sq = sq(pos, name);
+                    pos.piece_at(sq).is_some()
+                };
+                let size = pos.variant().size;
+                let priors: Vec<f32> = if pos.side_to_move() == Attackers && at("a2") {
+                    moves
+                        .iter()
+                        .map(|m| if m.name(size) == "a2-b2" { 0.9 } else { 0.1 })
+                        .collect()
+                } else {
+                    vec![1.0 / moves.len().max(1) as f32; moves.len()]
+                };
+                // values are for the side to move (the defenders, after the attackers' move)
+                let value = if at("a3") {
+                    -0.9
+                } else if at("b2") {
+                    -0.3
+                } else {
+                    0.0
+                };
+                Evaluation { priors, value }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "low prior, high q".into()
+    }
+}
+
+#[test]
+fn gumbel_picks_the_low_prior_move_whose_q_is_high() {
+    let pos = board(&variant("brandubh"), TWO_MOVES, Attackers);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 2, "the test position has two moves");
+    let cfg = SearchConfig {
+        gumbel: true,
+        ..quiet()
+    };
+    // both moves get a simulation; the better one must win whatever the Gumbel noise says
+    for seed in 0..12 {
+        let mut tree = Tree::new(pos.clone());
+        let d = think(
+            &mut tree,
+            &mut LowPriorHighQ,
+            2,
+            &cfg,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        )
+        .expect("a move");
+        assert_eq!(d.best.name(7), "a2-a3", "seed {seed}");
+        assert_eq!(
+            tree.root_visits(),
+            3,
+            "two simulations after the root's expansion"
+        );
+        let improved: f32 = d
+            .policy
+            .iter()
+            .find(|(m, _)| m.name(7) == "a2-a3")
+            .map(|&(_, p)| p)
+            .unwrap_or(0.0);
+        assert!(improved > 0.9, "the improved policy follows q: {improved}");
+    }
+}
+
+#[test]
+fn gumbel_never_spends_more_than_its_budget() {
+    let v = variant("brandubh");
+    let cfg = SearchConfig {
+        gumbel: true,
+        ..quiet()
+    };
+    for sims in [1, 5, 16, 33] {
+        let mut tree = Tree::new(Position::start(&v));
+        let mut rng = ChaCha8Rng::seed_from_u64(sims as u64);
+        think(&mut tree, &mut UniformEvaluator, sims, &cfg, &mut rng).expect("a move");
+        assert_eq!(tree.root_visits(), sims + 1);
+    }
+}
+
+#[test]
+fn a_rollout_search_tries_every_root_child_before_revisiting_one() {
+    let v = variant("brandubh");
+    let pos = Position::start(&v);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let n = moves.len() as u32;
+    let mut search = Search::new(pos, SearchConfig::rollouts(), Budget::Nodes(n));
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    run(&mut search, &mut RolloutEvaluator::new(1, 4), &mut rng).expect("a move");
+    let visits: Vec<u32> = search
+        .tree()
+        .root_children()
+        .iter()
+        .map(|c| c.visits)
+        .collect();
+    assert!(visits.iter().all(|&v| v == 1), "{visits:?}");
+}
+
+/// Brandubh, defenders to move: no escape at once, but the king wins in two: c4-a4 (or c4-c7,
+/// c4-c1, c4-g4) opens two corners and the attackers can close only one.
+const FORK: &str = "
+    # . . . . . #
+    . . . . A . .
+    . . . . . . .
+    . . K . . . .
+    . . . . . . .
+    . . . . . A .
+    # . . . . . #";
+
+/// Whether, after `mv`, every attacker reply leaves the king an escape at once.
+fn forces_escape(pos: &Position, mv: Move) -> bool {
+    let mut next = pos.clone();
+    next.play_unchecked(mv);
+    let mut replies = Vec::new();
+    next.legal_moves(&mut replies);
+    replies.iter().all(|&r| {
+        let mut after = next.clone();
+        after.play_unchecked(r);
+        let mut king_moves = Vec::new();
+        after.legal_moves(&mut king_moves);
+        king_moves.iter().any(|&k| {
+            let mut end = after.clone();
+            end.play_unchecked(k);
+            end.outcome().and_then(|o| o.winner) == Some(Defenders)
+        })
+    })
+}
+
+#[test]
+fn the_solver_finds_a_forced_escape_in_two_and_plays_it() {
+    let pos = board(&variant("brandubh"), FORK, Defenders);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert!(
+        moves.iter().all(|&m| {
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            p.outcome().is_none()
+        }),
+        "no escape at once"
+    );
+    let budget = 3000;
+    let searches: [(&str, SearchConfig, Box<dyn Evaluator>); 2] = [
+        (
+            "rollouts",
+            SearchConfig::rollouts(),
+            Box::new(RolloutEvaluator::new(1, 7)),
+        ),
+        ("uniform PUCT", quiet(), Box::new(UniformEvaluator)),
+    ];
+    for (name, cfg, mut eval) in searches {
+        let mut search = Search::new(pos.clone(), cfg, Budget::Nodes(budget));
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let d = run(&mut search, eval.as_mut(), &mut rng).expect("a move");
+        assert_eq!(d.proof, Some(Proof::Win), "{name}: the root is proven");
+        assert!(
+            d.simulations < budget,
+            "{name}: a proven root stops the search early ({} simulations)",
+            d.simulations
+        );
+        assert!(
+            forces_escape(&pos, d.best),
+            "{name}: {} does not force an escape",
+            d.best.name(7)
+        );
+        let king = pos.king().expect("a king");
+        assert_eq!(square_name(d.best.from(), 7), square_name(king, 7));
+    }
+}
+
+#[test]
+fn a_proven_loss_is_avoided_when_a_move_survives() {
+    // attackers to move against the fork after c4-a4: every move loses but the search must
+    // report it and still return a move (the longest resistance)
+    let pos = board(&variant("brandubh"), FORK, Defenders);
+    let mut next = pos.clone();
+    let fork = {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        *moves
+            .iter()
+            .find(|m| m.name(7) == "c4-a4")
+            .expect("c4-a4 is legal")
+    };
+    next.play_unchecked(fork);
+    let mut search = Search::new(next, SearchConfig::rollouts(), Budget::Nodes(500));
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let d = run(&mut search, &mut RolloutEvaluator::new(1, 8), &mut rng).expect("a move");
+    assert_eq!(d.proof, Some(Proof::Loss));
+}
+
+#[test]
+fn a_time_budget_stops_the_search_in_time() {
+    let v = variant("brandubh");
+    let budget = std::time::Duration::from_millis(30);
+    let mut search = Search::new(
+        Position::start(&v),
+        SearchConfig::rollouts(),
+        Budget::Time(budget),
+    );
+    let clock = std::time::Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let d = run(&mut search, &mut RolloutEvaluator::new(1, 9), &mut rng).expect("a move");
+    assert!(d.simulations >= 1);
+    // generous: one simulation may overrun, and test machines are busy
+    assert!(clock.elapsed() < budget * 20, "{:?}", clock.elapsed());
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{run_balance, store_path, BalanceReport};
 use tavlei::eval::matches::{run_ladder, run_match, Sprt};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
@@ -37,6 +38,9 @@ pub struct PlayArgs {
     /// First-play urgency reduction of the agents' searches.
     #[arg(long, default_value_t = SearchConfig::default().fpu_reduction)]
     fpu_reduction: f32,
+    /// UCT exploration constant of pure MCTS (mcts:B) on rollout values in [-1, 1].
+    #[arg(long, default_value_t = SearchConfig::default().c_uct)]
+    c_uct: f32,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
 }
@@ -51,6 +55,7 @@ impl PlayArgs {
             search: SearchConfig {
                 c_puct: self.c_puct,
                 fpu_reduction: self.fpu_reduction,
+                c_uct: self.c_uct,
                 dirichlet_epsilon: 0.0,
                 ..SearchConfig::default()
             },
@@ -77,7 +82,9 @@ fn write_out(dir: &Path, name: &str, text: &str) -> Result<()> {
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// Agent A: random, mcts:N, net:CKPT, net:CKPT:N or gumbel:CKPT:N.
+    /// Agent A: random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or
+    /// gumbel-old:CKPT:B, where the budget B is simulations (200) or time per move (t=100ms).
+    /// With a time budget games are played one at a time, so each clock is the game's own.
     a: String,
     /// Agent B.
     b: String,
@@ -309,9 +316,10 @@ pub struct BalanceArgs {
     /// The agent playing both sides, e.g. mcts:64 or net:models/tavlei.safetensors:64.
     #[arg(long)]
     agent: String,
-    /// Strength levels: the agent's simulation count for each study, e.g. 1,16,64.
+    /// Strength levels: the agent's budget for each study, simulation counts (e.g. 1,16,64) or
+    /// times per move (e.g. t=50ms,t=200ms; a bare 50ms works too).
     #[arg(long, value_delimiter = ',')]
-    levels: Vec<u32>,
+    levels: Vec<String>,
     #[arg(long, default_value_t = 100)]
     games: u64,
     /// Where games (resumable), tables (CSV, JSON) and plots go.
@@ -373,8 +381,15 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
     } else {
         args.levels
             .iter()
-            .map(|&n| base.with_simulations(n))
-            .collect()
+            .map(|text| {
+                let budget = parse_budget(text)
+                    .or_else(|| parse_budget(&format!("t={text}")))
+                    .with_context(|| {
+                        format!("--levels: `{text}` is neither a positive simulation count nor a time like t=50ms")
+                    })?;
+                Ok(base.with_budget(budget))
+            })
+            .collect::<Result<_>>()?
     };
     let device = args.play.device.resolve()?;
     let opts = args.play.options(0, 6);
@@ -421,7 +436,11 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
                     .map(|r| {
                         let (v, lo, hi) = f(r);
                         (
-                            (r.simulations.max(1) as f64).log2(),
+                            if r.time_ms > 0.0 {
+                                r.time_ms.log2()
+                            } else {
+                                (r.simulations.max(1) as f64).log2()
+                            },
                             v,
                             Some((hi - lo) / 2.0),
                         )
@@ -430,7 +449,11 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
             };
             let chart = line_chart(
                 &format!("balance of {name} by strength ({})", base.text),
-                "log2(simulations)",
+                if levels.iter().any(|l| l.time().is_some()) {
+                    "log2(simulations), or log2(ms per move) for time levels"
+                } else {
+                    "log2(simulations)"
+                },
                 "share of games",
                 &[
                     series("attackers", |r| {

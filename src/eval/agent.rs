@@ -1,15 +1,25 @@
-//! Agents as spec strings: `random`, `mcts:N` (pure MCTS, N rollout simulations), `net:CKPT`
-//! (the raw policy), `net:CKPT:N` (network-guided PUCT), `gumbel:CKPT:N` (Gumbel root search).
+//! Agents as spec strings. The budget `B` of a searching agent is a simulation count `N` or a
+//! time per move `t=T` (`t=100ms`, `t=2s`, `t=1.5s`):
+//! - `random`: a uniformly random legal move;
+//! - `mcts:B`: pure MCTS (rollouts with decisive moves, cheap move prior, unvisited children
+//!   first, progressive widening, solver); `mcts-old:B`: pure MCTS as before issue 11;
+//! - `net:CKPT` (the raw policy), `net:CKPT:B` (network-guided PUCT);
+//! - `gumbel:CKPT:B` (Gumbel root search); `gumbel-old:CKPT:B` (the Gumbel search before issue 11).
+//!
+//! A time budget is wall-clock time per move; the arena then plays one game at a time so that
+//! the clock measures only that game's search (see `arena`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::nn::{CheckpointError, Network};
-use crate::search::{Evaluator, NetworkEvaluator, RolloutEvaluator};
+use crate::search::driver::parse_duration;
+use crate::search::{Budget, Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:N, net:CKPT, net:CKPT:N or gumbel:CKPT:N)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or gumbel-old:CKPT:B, where B is a simulation count N or a time t=100ms)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -33,11 +43,25 @@ pub enum AgentKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentSpec {
     pub kind: AgentKind,
-    /// Simulations per move (1 for the raw policy, 0 for random).
-    pub simulations: u32,
+    /// Simulations per move (0 for the raw policy and for random), or time per move.
+    pub budget: Budget,
     pub gumbel: bool,
+    /// The search as it was before issue 11 (`mcts-old`, `gumbel-old`), to measure the fixes.
+    pub legacy: bool,
     /// The text it was parsed from.
     pub text: String,
+}
+
+/// Parses a budget: `N` (positive simulations) or `t=T` (a positive duration).
+pub fn parse_budget(text: &str) -> Option<Budget> {
+    match text.strip_prefix("t=") {
+        Some(t) => parse_duration(t).map(Budget::Time),
+        None => text
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .map(Budget::Nodes),
+    }
 }
 
 impl AgentSpec {
@@ -46,41 +70,97 @@ impl AgentSpec {
             spec: text.to_string(),
             reason: reason.to_string(),
         };
-        let sims = |s: &str| {
-            s.parse::<u32>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| bad(&format!("`{s}` is not a positive simulation count")))
+        let budget = |s: &str| {
+            parse_budget(s).ok_or_else(|| {
+                bad(&format!(
+                    "`{s}` is neither a positive simulation count nor a time like t=100ms"
+                ))
+            })
         };
         let parts: Vec<&str> = text.split(':').collect();
-        let (kind, simulations, gumbel) = match parts.as_slice() {
-            ["random"] => (AgentKind::Random, 0, false),
-            ["mcts", n] => (AgentKind::Rollouts, sims(n)?, false),
-            ["net", path] => (AgentKind::Network(PathBuf::from(path)), 1, false),
-            ["net", path, n] => (AgentKind::Network(PathBuf::from(path)), sims(n)?, false),
-            ["gumbel", path, n] => (AgentKind::Network(PathBuf::from(path)), sims(n)?, true),
+        let net = |p: &str| AgentKind::Network(PathBuf::from(p));
+        let (kind, budget, gumbel, legacy) = match parts.as_slice() {
+            ["random"] => (AgentKind::Random, Budget::Nodes(0), false, false),
+            ["mcts", b] => (AgentKind::Rollouts, budget(b)?, false, false),
+            ["mcts-old", b] => (AgentKind::Rollouts, budget(b)?, false, true),
+            ["net", path] => (net(path), Budget::Nodes(0), false, false),
+            ["net", path, b] => (net(path), budget(b)?, false, false),
+            ["gumbel", path, b] => (net(path), budget(b)?, true, false),
+            ["gumbel-old", path, b] => (net(path), budget(b)?, true, true),
             _ => return Err(bad("unknown form")),
         };
         Ok(AgentSpec {
             kind,
-            simulations,
+            budget,
             gumbel,
+            legacy,
             text: text.to_string(),
         })
     }
 
-    /// The same agent at another simulation count (for strength levels).
-    pub fn with_simulations(&self, n: u32) -> AgentSpec {
+    /// Simulations per move (0 for a time budget, the raw policy and random).
+    pub fn simulations(&self) -> u32 {
+        self.budget.nodes().unwrap_or(0)
+    }
+
+    /// The same agent at another budget (for strength levels).
+    pub fn with_budget(&self, budget: Budget) -> AgentSpec {
+        let b = budget.describe();
         let text = match &self.kind {
             AgentKind::Random => "random".to_string(),
-            AgentKind::Rollouts => format!("mcts:{n}"),
-            AgentKind::Network(p) if self.gumbel => format!("gumbel:{}:{n}", p.display()),
-            AgentKind::Network(p) => format!("net:{}:{n}", p.display()),
+            AgentKind::Rollouts if self.legacy => format!("mcts-old:{b}"),
+            AgentKind::Rollouts => format!("mcts:{b}"),
+            AgentKind::Network(p) if self.gumbel && self.legacy => {
+                format!("gumbel-old:{}:{b}", p.display())
+            }
+            AgentKind::Network(p) if self.gumbel => format!("gumbel:{}:{b}", p.display()),
+            AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
         };
         AgentSpec {
-            simulations: if self.kind == AgentKind::Random { 0 } else { n },
+            budget: if self.kind == AgentKind::Random {
+                Budget::Nodes(0)
+            } else {
+                budget
+            },
             text,
             ..self.clone()
+        }
+    }
+
+    /// The same agent at another simulation count.
+    pub fn with_simulations(&self, n: u32) -> AgentSpec {
+        self.with_budget(Budget::Nodes(n))
+    }
+
+    /// The search settings of this agent on top of the shared ones (`base`: exploration
+    /// constants, noise): pure MCTS gets its rollout search, Gumbel agents their root search,
+    /// legacy agents the behaviour from before issue 11.
+    pub fn search_config(&self, base: &SearchConfig) -> SearchConfig {
+        let mut cfg = match self.kind {
+            AgentKind::Rollouts if self.legacy => SearchConfig {
+                c_puct: base.c_puct,
+                fpu_reduction: base.fpu_reduction,
+                ..SearchConfig::rollouts_legacy()
+            },
+            AgentKind::Rollouts => SearchConfig {
+                c_uct: base.c_uct,
+                ..SearchConfig::rollouts()
+            },
+            _ => base.clone(),
+        };
+        cfg.gumbel = self.gumbel;
+        if self.legacy {
+            cfg.gumbel_legacy = self.gumbel;
+            cfg.solver = false;
+        }
+        cfg
+    }
+
+    /// The time per move, when the budget is one.
+    pub fn time(&self) -> Option<Duration> {
+        match self.budget {
+            Budget::Time(t) => Some(t),
+            Budget::Nodes(_) => None,
         }
     }
 }
@@ -100,6 +180,7 @@ impl Agent {
     ) -> Result<Agent, EvalError> {
         let evaluator: Option<Box<dyn Evaluator>> = match &spec.kind {
             AgentKind::Random => None,
+            AgentKind::Rollouts if spec.legacy => Some(Box::new(RolloutEvaluator::legacy(1, seed))),
             AgentKind::Rollouts => Some(Box::new(RolloutEvaluator::new(1, seed))),
             AgentKind::Network(path) => {
                 let net = Network::load(path, Some(variant), device).map_err(|source| {
@@ -129,14 +210,41 @@ mod tests {
             AgentKind::Random
         );
         let m = AgentSpec::parse("mcts:200").expect("ok");
-        assert_eq!((&m.kind, m.simulations), (&AgentKind::Rollouts, 200));
+        assert_eq!(
+            (&m.kind, m.budget),
+            (&AgentKind::Rollouts, Budget::Nodes(200))
+        );
+        assert!(!m.legacy && AgentSpec::parse("mcts-old:200").expect("ok").legacy);
         let n = AgentSpec::parse("net:models/x.safetensors").expect("ok");
-        assert_eq!(n.simulations, 1);
+        assert_eq!(n.budget, Budget::Nodes(0));
         let g = AgentSpec::parse("gumbel:a.safetensors:16").expect("ok");
-        assert!(g.gumbel && g.simulations == 16);
-        for bad in ["", "mcts", "mcts:0", "mcts:x", "net", "alpha:1", "gumbel:a"] {
+        assert!(g.gumbel && g.simulations() == 16);
+        let t = AgentSpec::parse("net:a.safetensors:t=100ms").expect("ok");
+        assert_eq!(t.time(), Some(Duration::from_millis(100)));
+        let t = AgentSpec::parse("mcts:t=1.5s").expect("ok");
+        assert_eq!(t.time(), Some(Duration::from_millis(1500)));
+        for bad in [
+            "",
+            "mcts",
+            "mcts:0",
+            "mcts:x",
+            "net",
+            "alpha:1",
+            "gumbel:a",
+            "mcts:t=",
+            "mcts:t=0ms",
+            "mcts:t=5",
+            "mcts:t=-1s",
+        ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(m.with_simulations(16).text, "mcts:16");
+        let timed = m.with_budget(Budget::Time(Duration::from_millis(50)));
+        assert_eq!(timed.text, "mcts:t=50ms");
+        assert_eq!(AgentSpec::parse(&timed.text).expect("ok"), timed);
+        let cfg = AgentSpec::parse("gumbel-old:a:8")
+            .expect("ok")
+            .search_config(&SearchConfig::default());
+        assert!(cfg.gumbel && cfg.gumbel_legacy && !cfg.solver);
     }
 }

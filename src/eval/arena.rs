@@ -1,17 +1,20 @@
 //! Games between agents, many at once: each game searches for the side to move with that side's
 //! agent, and the pending leaves of all games are evaluated in one batch per agent.
+//!
+//! Time budgets: with many games in flight, the wall time of one game's move would include the
+//! other games' searches and the shared batches. So when any agent plays on a time budget, games
+//! are played one at a time: each move's clock then measures that game's own search (its
+//! evaluations included, in batches of one) and nothing else.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::agent::{Agent, AgentKind};
-use crate::rules::{Move, Outcome, Position, Side};
+use crate::rules::{Outcome, Position, Side};
 use crate::search::cache::EvalCache;
-use crate::search::choice::sample_with_temperature;
 use crate::search::evaluator::Request;
-use crate::search::gumbel::GumbelRoot;
-use crate::search::tree::{SearchConfig, Selected};
-use crate::search::Tree;
+use crate::search::tree::SearchConfig;
+use crate::search::{Budget, Choice, Search, Step};
 
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
@@ -83,13 +86,12 @@ struct Game {
     setup: GameSetup,
     position: Position,
     rng: ChaCha8Rng,
-    tree: Option<Tree>,
-    gumbel: Option<GumbelRoot>,
-    done: u32,
+    /// The search of the move in progress (a fresh tree each move: the agents differ).
+    search: Option<Search>,
     moves: Vec<String>,
 }
 
-enum Step {
+enum GameStep {
     /// Waits for an evaluation by this agent.
     Needs(usize),
     Over(GameResult),
@@ -120,9 +122,7 @@ impl Game {
             setup,
             position,
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
-            tree: None,
-            gumbel: None,
-            done: 0,
+            search: None,
             moves,
         }
     }
@@ -134,10 +134,15 @@ impl Game {
         }
     }
 
-    fn advance(&mut self, agents: &[Agent], caches: &mut [EvalCache], opts: &PlayOptions) -> Step {
+    fn advance(
+        &mut self,
+        agents: &[Agent],
+        caches: &mut [EvalCache],
+        opts: &PlayOptions,
+    ) -> GameStep {
         loop {
             if let Some(outcome) = self.position.outcome() {
-                return Step::Over(GameResult {
+                return GameStep::Over(GameResult {
                     id: self.setup.id,
                     attacker: self.setup.attacker,
                     defender: self.setup.defender,
@@ -149,6 +154,8 @@ impl Game {
             roll_if_needed(&mut self.position, &mut self.rng);
             let who = self.agent_to_move();
             let agent = &agents[who];
+            // agents that choose a move at once, without an evaluator (the place for a
+            // synchronous player such as alpha-beta: `AgentKind::AlphaBeta` would go here)
             if agent.spec.kind == AgentKind::Random {
                 let mut legal = Vec::new();
                 self.position.legal_moves(&mut legal);
@@ -156,79 +163,30 @@ impl Game {
                 self.moves.push(self.position.play_recorded(mv));
                 continue;
             }
-            let tree = self
-                .tree
-                .get_or_insert_with(|| Tree::new(self.position.clone()));
-            if self.done >= agent.spec.simulations && tree.root_is_expanded() {
-                let mv = self.choose(agent, opts);
-                self.moves.push(self.position.play_recorded(mv));
-                self.tree = None;
-                self.gumbel = None;
-                self.done = 0;
-                continue;
-            }
-            let search = SearchConfig {
-                gumbel: agent.spec.gumbel,
-                ..opts.search.clone()
-            };
-            if search.gumbel && self.gumbel.is_none() && tree.root_is_expanded() {
-                self.gumbel = Some(GumbelRoot::new(
-                    tree,
-                    &search,
-                    agent.spec.simulations,
-                    &mut self.rng,
-                ));
-            }
-            let forced = self.gumbel.as_mut().map(|g| g.next_forced(tree, &search));
-            match tree.select(&search, forced) {
-                Selected::Resolved => self.done += 1,
-                Selected::Leaf => {
-                    let (key, moves) = tree
-                        .pending()
-                        .map(|(p, m)| (p.key(), m.len()))
-                        .unwrap_or_default();
-                    match caches[who].get(key, moves) {
-                        Some(eval) => {
-                            tree.expand(&eval, &search, &mut self.rng);
-                            self.done += 1;
-                        }
-                        None => return Step::Needs(who),
-                    }
+            let search = self.search.get_or_insert_with(|| {
+                Search::new(
+                    self.position.clone(),
+                    agent.spec.search_config(&opts.search),
+                    agent.spec.budget,
+                )
+            });
+            match search.step(Some(&mut caches[who]), &mut self.rng) {
+                Step::NeedsEval => return GameStep::Needs(who),
+                Step::Done => {
+                    let choice =
+                        if opts.temperature > 0.0 && self.position.ply() < opts.temperature_plies {
+                            Choice::Sample(opts.temperature)
+                        } else {
+                            Choice::Best
+                        };
+                    let decision = search
+                        .decide(choice, &mut self.rng)
+                        .expect("a position that is not over has a legal move");
+                    self.moves.push(self.position.play_recorded(decision.best));
+                    self.search = None;
                 }
             }
         }
-    }
-
-    fn choose(&mut self, agent: &Agent, opts: &PlayOptions) -> Move {
-        let tree = self.tree.as_ref().expect("a searched root");
-        let children = tree.root_children();
-        let search = SearchConfig {
-            gumbel: agent.spec.gumbel,
-            ..opts.search.clone()
-        };
-        let visited = children.iter().any(|c| c.visits > 0);
-        // with a single simulation no child is visited: the network's prior decides
-        let weights: Vec<f64> = children
-            .iter()
-            .map(|c| {
-                if visited {
-                    c.visits as f64
-                } else {
-                    c.prior as f64
-                }
-            })
-            .collect();
-        let index = if opts.temperature > 0.0 && self.position.ply() < opts.temperature_plies {
-            sample_with_temperature(&weights, opts.temperature, &mut self.rng)
-        } else if let Some(g) = &self.gumbel {
-            g.chosen(tree, &search)
-        } else {
-            // the best, ties broken at random (a one-simulation search sees only equal priors)
-            let best = weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let tied: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] >= best).collect();
-            tied[self.rng.random_range(0..tied.len())]
-        };
-        children[index].mv
     }
 }
 
@@ -245,12 +203,17 @@ pub fn play_games(
         .iter()
         .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
         .collect();
+    // time budgets: one game at a time, so a move's clock measures only its own search
+    let timed = agents
+        .iter()
+        .any(|a| matches!(a.spec.budget, Budget::Time(_)));
+    let concurrent = if timed { 1 } else { opts.concurrent.max(1) };
     let mut queue = setups.iter().copied();
     let mut active: Vec<Game> = Vec::new();
     let mut results = Vec::new();
     let mut launching = true;
     loop {
-        while launching && active.len() < opts.concurrent.max(1) {
+        while launching && active.len() < concurrent {
             match queue.next() {
                 Some(setup) => active.push(Game::new(setup, start, opts.opening_plies)),
                 None => break,
@@ -262,8 +225,8 @@ pub fn play_games(
         let mut waiting: Vec<(usize, Game)> = Vec::with_capacity(active.len());
         for mut game in active.drain(..) {
             match game.advance(agents, &mut caches, opts) {
-                Step::Needs(who) => waiting.push((who, game)),
-                Step::Over(result) => {
+                GameStep::Needs(who) => waiting.push((who, game)),
+                GameStep::Over(result) => {
                     launching &= on_result(&result);
                     results.push(result);
                 }
@@ -283,22 +246,17 @@ pub fn play_games(
             let evals = {
                 let requests: Vec<Request<'_>> = mine
                     .iter()
-                    .filter_map(|&i| waiting[i].1.tree.as_ref().and_then(|t| t.pending()))
+                    .filter_map(|&i| waiting[i].1.search.as_ref().and_then(|s| s.pending()))
                     .collect();
                 evaluator.evaluate(&requests)
             };
-            let search = SearchConfig {
-                gumbel: agent.spec.gumbel,
-                ..opts.search.clone()
-            };
             for (&i, eval) in mine.iter().zip(evals) {
                 let game = &mut waiting[i].1;
-                let tree = game.tree.as_mut().expect("a pending search");
-                if let Some(key) = tree.pending().map(|(p, _)| p.key()) {
+                let search = game.search.as_mut().expect("a pending search");
+                if let Some(key) = search.pending().map(|(p, _)| p.key()) {
                     caches[who].insert(key, eval.clone());
                 }
-                tree.expand(&eval, &search, &mut game.rng);
-                game.done += 1;
+                search.expand(&eval, &mut game.rng);
             }
         }
         active = waiting.into_iter().map(|(_, g)| g).collect();

@@ -33,7 +33,11 @@ fn share(count: u64, n: u64) -> Share {
 pub struct BalanceReport {
     pub variant: String,
     pub agent: String,
+    /// The agent's simulations per move (0 when it plays on time).
     pub simulations: u32,
+    /// The agent's time per move in milliseconds (0 when it plays on simulations).
+    #[serde(default)]
+    pub time_ms: f64,
     pub games: u64,
     pub attacker_wins: u64,
     pub defender_wins: u64,
@@ -85,6 +89,7 @@ pub fn summarise(
         variant: variant.into(),
         agent: agent.into(),
         simulations,
+        time_ms: 0.0,
         games: n,
         attacker_wins: a,
         defender_wins: d,
@@ -199,11 +204,13 @@ pub fn run_balance(
         records += &game_record(variant, &r.moves, Some(r.outcome));
     }
     crate::report::plot::write_atomic(&store.with_extension("txt"), &records).map_err(io)?;
-    Ok(summarise(
+    let mut report = summarise(
         variant.name(),
         &agents[0].spec.text,
-        agents[0].spec.simulations,
+        agents[0].spec.simulations(),
         &results,
         clock.elapsed().as_secs_f64(),
-    ))
+    );
+    report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
+    Ok(report)
 }

@@ -4,6 +4,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::rollout::{cheap_prior, decisive_playout, Scratch};
 use crate::encode::policy::{policy_index, policy_size};
 use crate::nn::Network;
 use crate::rules::playout::random_playout;
@@ -48,13 +49,22 @@ impl Evaluator for UniformEvaluator {
     }
 }
 
-/// Uniform priors and the mean result of random playouts: pure MCTS, no network at all.
+/// Rollout values, no network at all (pure MCTS). By default each playout takes decisive moves
+/// (a win at once, a block of the king's open escape line; `rollout::decisive_playout`) and the
+/// priors are the cheap move prior (`rollout::cheap_prior`); `legacy` gives uniform priors and
+/// uniformly random playouts, as before issue 11.
 /// Each position's playouts are seeded from the seed and the position's key, so a value does
 /// not depend on the order or batch in which positions come (resumed runs replay alike).
 pub struct RolloutEvaluator {
     rollouts: usize,
     seed: u64,
+    /// Playouts take decisive moves.
+    pub decisive: bool,
+    /// Priors from the cheap move prior instead of uniform ones.
+    pub move_prior: bool,
     moves: Vec<Move>,
+    scratch: Scratch,
+    squares: Vec<crate::rules::Square>,
 }
 
 impl RolloutEvaluator {
@@ -62,7 +72,20 @@ impl RolloutEvaluator {
         RolloutEvaluator {
             rollouts: rollouts.max(1),
             seed,
+            decisive: true,
+            move_prior: true,
             moves: Vec::with_capacity(256),
+            scratch: Scratch::default(),
+            squares: Vec::new(),
+        }
+    }
+
+    /// Uniform priors and uniformly random playouts.
+    pub fn legacy(rollouts: usize, seed: u64) -> RolloutEvaluator {
+        RolloutEvaluator {
+            decisive: false,
+            move_prior: false,
+            ..RolloutEvaluator::new(rollouts, seed)
         }
     }
 }
@@ -76,10 +99,12 @@ impl Evaluator for RolloutEvaluator {
                 let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ pos.key());
                 let total: f32 = (0..self.rollouts)
                     .map(|_| {
-                        match random_playout(pos, &mut rng, &mut self.moves)
-                            .outcome
-                            .winner
-                        {
+                        let outcome = if self.decisive {
+                            decisive_playout(pos, &mut rng, &mut self.scratch).outcome
+                        } else {
+                            random_playout(pos, &mut rng, &mut self.moves).outcome
+                        };
+                        match outcome.winner {
                             Some(w) if w == me => 1.0,
                             Some(_) => -1.0,
                             None => 0.0,
@@ -87,7 +112,11 @@ impl Evaluator for RolloutEvaluator {
                     })
                     .sum();
                 Evaluation {
-                    priors: uniform(moves.len()),
+                    priors: if self.move_prior {
+                        cheap_prior(pos, moves, &mut self.squares)
+                    } else {
+                        uniform(moves.len())
+                    },
                     value: total / self.rollouts as f32,
                 }
             })
@@ -95,7 +124,13 @@ impl Evaluator for RolloutEvaluator {
     }
 
     fn describe(&self) -> String {
-        format!("rollouts:{}", self.rollouts)
+        let kind = match (self.decisive, self.move_prior) {
+            (true, true) => "",
+            (false, false) => " (legacy)",
+            (true, false) => " (decisive, uniform priors)",
+            (false, true) => " (random playouts, move prior)",
+        };
+        format!("rollouts:{}{kind}", self.rollouts)
     }
 }
 

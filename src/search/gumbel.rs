@@ -1,12 +1,179 @@
-//! Gumbel root search (sequential halving): with few simulations it still improves the policy.
-//! Sample the top `m` actions by Gumbel noise plus logits, then in rounds give each survivor an
-//! equal share of the budget and keep the better half by `g + logit + σ(q)`.
+//! Gumbel root search (Danihelka et al., "Policy improvement by planning with Gumbel", ICLR
+//! 2022), as mctx implements it: sample the top `m` actions by Gumbel noise plus logits, then
+//! spend the simulations by sequential halving, each simulation going to the considered action
+//! with the best `g + logit + σ(q̂)` among those with the visit count the schedule asks for.
+//! `q̂` is the completed Q (an unvisited action gets the value mix `v_mix`), min-max normalised
+//! over the root's children, and `σ(q̂) = (c_visit + max N) · c_scale · q̂`. The action played
+//! is the best survivor of the last halving; the policy target is `softmax(logits + σ(q̂))`.
+//! Visit counts of the schedule are this search's own, so a reused tree does not upset it.
+//!
+//! `LegacyGumbelRoot` is the search as it was before (σ on raw Q for visited actions only),
+//! kept so the fix can be measured (`gumbel-old:CKPT:N`).
 
 use rand::Rng;
 
 use super::tree::{ChildStats, SearchConfig, Tree};
 
+fn gumbel_noise<R: Rng>(n: usize, rng: &mut R) -> Vec<f32> {
+    (0..n)
+        .map(|_| {
+            let u: f32 = rng.random_range(1e-9..1.0);
+            -(-u.ln()).ln()
+        })
+        .collect()
+}
+
+/// The visit count each simulation's action must have (mctx's
+/// `get_sequence_of_considered_visits`): `m` actions, halved each round down to two, every
+/// round an equal share of `n`; exactly `n` entries, so the budget is never exceeded.
+pub fn considered_visits(m: usize, n: u32) -> Vec<u32> {
+    let n = n as usize;
+    if m <= 1 {
+        return (0..n as u32).collect();
+    }
+    let log2m = (m as f64).log2().ceil() as usize;
+    let mut sequence = Vec::with_capacity(n);
+    let mut visits = vec![0u32; m];
+    let mut considered = m;
+    while sequence.len() < n {
+        let extra = (n / (log2m * considered)).max(1);
+        for _ in 0..extra {
+            sequence.extend_from_slice(&visits[..considered]);
+            for v in &mut visits[..considered] {
+                *v += 1;
+            }
+        }
+        considered = (considered / 2).max(2);
+    }
+    sequence.truncate(n);
+    sequence
+}
+
+/// `σ(q̂)` of every root child: Q completed with the value mix, min-max normalised.
+pub fn sigma_completed_q(children: &[ChildStats], raw_value: f32, cfg: &SearchConfig) -> Vec<f32> {
+    let total: u32 = children.iter().map(|c| c.visits).sum();
+    let (mut weighted, mut prior_sum) = (0.0f32, 0.0f32);
+    for c in children {
+        if let (Some(q), true) = (c.q, c.visits > 0) {
+            let p = c.prior.max(f32::MIN_POSITIVE);
+            weighted += p * q;
+            prior_sum += p;
+        }
+    }
+    let v_mix = if prior_sum > 0.0 {
+        (raw_value + total as f32 * weighted / prior_sum) / (total as f32 + 1.0)
+    } else {
+        raw_value
+    };
+    let completed: Vec<f32> = children.iter().map(|c| c.q.unwrap_or(v_mix)).collect();
+    let lo = completed.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = completed.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let max_visits = children.iter().map(|c| c.visits).max().unwrap_or(0);
+    let scale = (cfg.gumbel_c_visit + max_visits as f32) * cfg.gumbel_c_scale;
+    completed
+        .iter()
+        .map(|&q| scale * (q - lo) / (hi - lo).max(1e-8))
+        .collect()
+}
+
 pub struct GumbelRoot {
+    /// The `m` root children sampled for consideration (indices into `Tree::root_children`).
+    considered: Vec<usize>,
+    gumbel: Vec<f32>,
+    logits: Vec<f32>,
+    /// This search's visits to each root child.
+    own: Vec<u32>,
+    sequence: Vec<u32>,
+    /// Simulations handed out so far.
+    started: usize,
+}
+
+impl GumbelRoot {
+    /// Starts a search of `budget` simulations at an expanded root.
+    pub fn new<R: Rng>(tree: &Tree, cfg: &SearchConfig, budget: u32, rng: &mut R) -> GumbelRoot {
+        let children = tree.root_children();
+        let logits: Vec<f32> = children.iter().map(|c| c.prior.max(1e-12).ln()).collect();
+        let gumbel = gumbel_noise(children.len(), rng);
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by(|&a, &b| (gumbel[b] + logits[b]).total_cmp(&(gumbel[a] + logits[a])));
+        let m = cfg
+            .gumbel_actions
+            .max(1)
+            .min(children.len())
+            .min(budget.max(1) as usize);
+        order.truncate(m);
+        GumbelRoot {
+            sequence: considered_visits(order.len(), budget),
+            considered: order,
+            gumbel,
+            logits,
+            own: vec![0; children.len()],
+            started: 0,
+        }
+    }
+
+    fn scores(&self, tree: &Tree, cfg: &SearchConfig) -> Vec<f32> {
+        let children = tree.root_children();
+        let sigma = sigma_completed_q(&children, tree.root_eval_value(), cfg);
+        (0..children.len())
+            .map(|i| self.gumbel[i] + self.logits[i] + sigma[i])
+            .collect()
+    }
+
+    fn best_of(&self, scores: &[f32], wanted: impl Fn(usize) -> bool) -> Option<usize> {
+        self.considered
+            .iter()
+            .copied()
+            .filter(|&i| wanted(i))
+            .max_by(|&a, &b| scores[a].total_cmp(&scores[b]))
+    }
+
+    /// The root child the next simulation must go through.
+    pub fn next_forced(&mut self, tree: &Tree, cfg: &SearchConfig) -> usize {
+        let scores = self.scores(tree, cfg);
+        let pick = match self.sequence.get(self.started) {
+            Some(&visits) => self.best_of(&scores, |i| self.own[i] == visits),
+            // past the planned budget (a time budget outran its estimate): the best survivor
+            None => None,
+        }
+        .or_else(|| self.survivor(&scores))
+        .unwrap_or(0);
+        self.started += 1;
+        if let Some(v) = self.own.get_mut(pick) {
+            *v += 1;
+        }
+        pick
+    }
+
+    /// The best of the considered actions with the most visits of this search.
+    fn survivor(&self, scores: &[f32]) -> Option<usize> {
+        let most = self.considered.iter().map(|&i| self.own[i]).max()?;
+        self.best_of(scores, |i| self.own[i] == most)
+    }
+
+    /// The action to play: the best survivor of the last halving.
+    pub fn chosen(&self, tree: &Tree, cfg: &SearchConfig) -> usize {
+        self.survivor(&self.scores(tree, cfg)).unwrap_or(0)
+    }
+
+    /// The improved policy: softmax(logits + σ(completed Q)) over every root child.
+    pub fn improved_policy(&self, tree: &Tree, cfg: &SearchConfig) -> Vec<f32> {
+        let children = tree.root_children();
+        let sigma = sigma_completed_q(&children, tree.root_eval_value(), cfg);
+        let scores: Vec<f32> = self.logits.iter().zip(&sigma).map(|(l, s)| l + s).collect();
+        softmax(&scores)
+    }
+}
+
+fn softmax(scores: &[f32]) -> Vec<f32> {
+    let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
+    let sum: f32 = exps.iter().sum();
+    exps.into_iter().map(|e| e / sum).collect()
+}
+
+/// The Gumbel root search as it was before issue 11 (see the module notes).
+pub struct LegacyGumbelRoot {
     /// Root children still in play (indices into `Tree::root_children`).
     alive: Vec<usize>,
     gumbel: Vec<f32>,
@@ -17,13 +184,18 @@ pub struct GumbelRoot {
     rounds: u32,
 }
 
-fn sigma(q: f32, max_visits: u32, cfg: &SearchConfig) -> f32 {
+fn legacy_sigma(q: f32, max_visits: u32, cfg: &SearchConfig) -> f32 {
     (cfg.gumbel_c_visit + max_visits as f32) * cfg.gumbel_c_scale * q
 }
 
-impl GumbelRoot {
+impl LegacyGumbelRoot {
     /// Starts a search of `budget` simulations at an expanded root.
-    pub fn new<R: Rng>(tree: &Tree, cfg: &SearchConfig, budget: u32, rng: &mut R) -> GumbelRoot {
+    pub fn new<R: Rng>(
+        tree: &Tree,
+        cfg: &SearchConfig,
+        budget: u32,
+        rng: &mut R,
+    ) -> LegacyGumbelRoot {
         let children = tree.root_children();
         let logits: Vec<f32> = children.iter().map(|c| c.prior.max(1e-12).ln()).collect();
         let gumbel: Vec<f32> = children
@@ -37,7 +209,7 @@ impl GumbelRoot {
         order.sort_by(|&a, &b| (gumbel[b] + logits[b]).total_cmp(&(gumbel[a] + logits[a])));
         order.truncate(cfg.gumbel_actions.max(1).min(children.len()));
         let rounds = (order.len() as f32).log2().ceil().max(1.0) as u32;
-        GumbelRoot {
+        LegacyGumbelRoot {
             alive: order,
             gumbel,
             logits,
@@ -52,7 +224,7 @@ impl GumbelRoot {
         self.gumbel[i]
             + self.logits[i]
             + if children[i].visits > 0 {
-                sigma(q, max_visits, cfg)
+                legacy_sigma(q, max_visits, cfg)
             } else {
                 0.0
             }
@@ -105,11 +277,27 @@ impl GumbelRoot {
         let scores: Vec<f32> = children
             .iter()
             .zip(&self.logits)
-            .map(|(c, &l)| l + sigma(c.q.unwrap_or(v), max_visits, cfg))
+            .map(|(c, &l)| l + legacy_sigma(c.q.unwrap_or(v), max_visits, cfg))
             .collect();
         let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         let exps: Vec<f32> = scores.iter().map(|s| (s - max).exp()).collect();
         let sum: f32 = exps.iter().sum();
         exps.into_iter().map(|e| e / sum).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_spends_exactly_the_budget() {
+        // mctx's example: 4 actions, 16 simulations: [0]*4 + [1]*4 + [2]*2 ... per round
+        let s = considered_visits(4, 16);
+        assert_eq!(s.len(), 16);
+        assert_eq!(&s[..8], &[0, 0, 0, 0, 1, 1, 1, 1]);
+        assert_eq!(considered_visits(16, 8).len(), 8);
+        assert_eq!(considered_visits(1, 3), vec![0, 1, 2]);
+        assert!(considered_visits(2, 0).is_empty());
     }
 }

@@ -1,17 +1,23 @@
-//! Monte Carlo tree search: PUCT with Dirichlet noise, first-play urgency, chance nodes for dice
-//! and tree reuse; Gumbel sequential halving at the root for small budgets; evaluators that are a
-//! uniform prior, random rollouts (pure MCTS) or the network. The tree never owns a tensor, and
-//! one leaf at a time is handed out so that many games can batch their evaluations.
+//! Monte Carlo tree search: one `Search` driver (PUCT or UCT with first-play urgency or
+//! unvisited-first, progressive widening, Dirichlet noise, chance nodes for dice, tree reuse,
+//! proven results) with Gumbel sequential halving at the root for small budgets; node or time
+//! budgets; evaluators that are a uniform prior, rollouts (pure MCTS, with decisive moves) or the
+//! network. The tree never owns a tensor, and one leaf at a time is handed out so that many
+//! games can batch their evaluations. Beside it, an alpha-beta player (`alphabeta`, with its
+//! evaluation in `heuristic` and transposition table in `ttable`).
 
 pub mod alphabeta;
 pub mod cache;
 pub mod choice;
+pub mod driver;
 pub mod evaluator;
 pub mod gumbel;
 pub mod heuristic;
+pub mod rollout;
 pub mod single;
 pub mod tree;
 pub mod ttable;
 
+pub use driver::{Budget, Choice, Decision, Search, Step};
 pub use evaluator::{Evaluation, Evaluator, NetworkEvaluator, RolloutEvaluator, UniformEvaluator};
-pub use tree::{SearchConfig, Tree};
+pub use tree::{Fpu, Proof, SearchConfig, Selection, Tree};

@@ -2,6 +2,15 @@
 //! at a time (or resolves a terminal one by itself); `expand` takes that leaf's evaluation.
 //! Values on a node are from the point of view of the side that chose it (the side to move at
 //! its parent), so berserk chains, where the same side moves twice, need no special case.
+//!
+//! Proven results (MCTS-Solver, Winands et al. 2008): a node whose position is over, or one of
+//! whose moves wins at once, is proven; a node with a proven winning child is a proven win, one
+//! whose children are all proven losses a proven loss (all proven, one a draw: a proven draw).
+//! Proofs are stored, like values, from the chooser's point of view, and a proven node backs up
+//! its exact value instead of being searched further. A chance node is proven only when all six
+//! rolls are proven alike. Positions in the tree carry their history from the root, so a proof
+//! that depends on a repetition is exact for the path that reached it; the tree is a tree, not a
+//! graph, so no proof is shared between paths.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -26,6 +35,79 @@ pub struct SearchConfig {
     pub gumbel_actions: usize,
     pub gumbel_c_visit: f32,
     pub gumbel_c_scale: f32,
+    /// The Gumbel root search as it was before the fix of issue 11 (kept to measure the fix).
+    #[serde(default)]
+    pub gumbel_legacy: bool,
+    /// How a child is picked: PUCT (network priors) or UCT (rollout values).
+    #[serde(default)]
+    pub selection: Selection,
+    /// Value of unvisited children: the parent's value minus `fpu_reduction`, or unvisited first.
+    #[serde(default)]
+    pub fpu: Fpu,
+    /// Exploration constant of UCT (`q + c_uct * sqrt(ln N / n)`, values in [-1, 1]).
+    #[serde(default = "default_c_uct")]
+    pub c_uct: f32,
+    /// Progressive widening: a node visited n times considers only its
+    /// `ceil(widening * sqrt(n + 1))` best children by prior (0 considers them all). At the root,
+    /// a node budget at least as large as the number of moves considers them all.
+    #[serde(default)]
+    pub widening: f32,
+    /// Proven results (MCTS-Solver): terminal children and moves that win at once are proven,
+    /// proofs propagate, and a search whose root is proven stops early.
+    #[serde(default = "default_true")]
+    pub solver: bool,
+}
+
+fn default_c_uct() -> f32 {
+    1.0
+}
+
+fn default_true() -> bool {
+    true
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selection {
+    #[default]
+    Puct,
+    Uct,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fpu {
+    /// The parent's value minus `fpu_reduction` (with rollouts that value is -1, 0 or +1 after one
+    /// playout, so one lost playout can shut every unvisited child out).
+    #[default]
+    Parent,
+    /// Every unvisited child (within the widening window) before any child is revisited.
+    UnvisitedFirst,
+}
+
+impl SearchConfig {
+    /// The search of pure MCTS (`mcts:N`): UCT on rollout values, unvisited children first,
+    /// progressive widening over the cheap prior, the solver.
+    pub fn rollouts() -> SearchConfig {
+        SearchConfig {
+            selection: Selection::Uct,
+            fpu: Fpu::UnvisitedFirst,
+            widening: 2.0,
+            solver: true,
+            dirichlet_epsilon: 0.0,
+            ..SearchConfig::default()
+        }
+    }
+
+    /// Pure MCTS as it was before issue 11 (`mcts-old:N`): PUCT with uniform priors and the
+    /// parent-value first-play urgency, no solver.
+    pub fn rollouts_legacy() -> SearchConfig {
+        SearchConfig {
+            solver: false,
+            dirichlet_epsilon: 0.0,
+            ..SearchConfig::default()
+        }
+    }
 }
 
 impl Default for SearchConfig {
@@ -39,6 +121,12 @@ impl Default for SearchConfig {
             gumbel_actions: 16,
             gumbel_c_visit: 50.0,
             gumbel_c_scale: 1.0,
+            gumbel_legacy: false,
+            selection: Selection::Puct,
+            fpu: Fpu::Parent,
+            c_uct: default_c_uct(),
+            widening: 0.0,
+            solver: true,
         }
     }
 }
@@ -62,6 +150,42 @@ enum State {
     Terminal(f32),
 }
 
+/// A proven game result for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Proof {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Proof {
+    pub fn flip(self) -> Proof {
+        match self {
+            Proof::Win => Proof::Loss,
+            Proof::Loss => Proof::Win,
+            Proof::Draw => Proof::Draw,
+        }
+    }
+
+    pub fn value(self) -> f32 {
+        match self {
+            Proof::Win => 1.0,
+            Proof::Draw => 0.0,
+            Proof::Loss => -1.0,
+        }
+    }
+
+    fn of_value(v: f32) -> Proof {
+        if v > 0.0 {
+            Proof::Win
+        } else if v < 0.0 {
+            Proof::Loss
+        } else {
+            Proof::Draw
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Node {
     edge: Edge,
@@ -76,6 +200,29 @@ struct Node {
     state: State,
     /// The evaluation's value, for the side to move here.
     eval_value: f32,
+    /// Proven result from the chooser's point of view (at the root: for its side to move).
+    proof: Option<Proof>,
+    /// Plies to the end of the game under the proof (shortest win, longest loss).
+    proof_plies: u16,
+}
+
+impl Node {
+    fn new(edge: Edge, parent: u32, prior: f32, chooser: Side) -> Node {
+        Node {
+            edge,
+            parent,
+            first_child: NONE,
+            children: 0,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+            chooser,
+            state: State::Unexpanded,
+            eval_value: 0.0,
+            proof: None,
+            proof_plies: 0,
+        }
+    }
 }
 
 /// What `select` found.
@@ -83,8 +230,17 @@ struct Node {
 pub enum Selected {
     /// A leaf waits for evaluation: see `pending`.
     Leaf,
-    /// A terminal position was reached and backed up; no evaluation needed.
+    /// A terminal or proven position was reached and backed up; no evaluation needed.
     Resolved,
+}
+
+/// What the driver tells `select` about this search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelectContext {
+    /// An index into the root's children that overrides the choice there (Gumbel search).
+    pub forced_root_child: Option<usize>,
+    /// Simulations this search may still run, when counted in nodes (widening at the root).
+    pub root_budget: Option<u32>,
 }
 
 struct Pending {
@@ -104,9 +260,13 @@ pub struct Tree {
 pub struct ChildStats {
     pub mv: Move,
     pub visits: u32,
-    /// Mean value for the side to move at the root (None when unvisited).
+    /// Value for the side to move at the root: the proven value when proven, else the mean
+    /// (None when unvisited and unproven).
     pub q: Option<f32>,
     pub prior: f32,
+    /// Proven result for the side to move at the root, and plies to the end under it.
+    pub proof: Option<Proof>,
+    pub proof_plies: u16,
 }
 
 fn leaf_value_for(side_to_move: Side, winner: Option<Side>) -> f32 {
@@ -121,18 +281,7 @@ impl Tree {
     pub fn new(root: Position) -> Tree {
         let chooser = root.side_to_move();
         Tree {
-            nodes: vec![Node {
-                edge: Edge::Root,
-                parent: NONE,
-                first_child: NONE,
-                children: 0,
-                prior: 1.0,
-                visits: 0,
-                value_sum: 0.0,
-                chooser,
-                state: State::Unexpanded,
-                eval_value: 0.0,
-            }],
+            nodes: vec![Node::new(Edge::Root, NONE, 1.0, chooser)],
             root_position: root,
             pending: None,
         }
@@ -150,9 +299,28 @@ impl Tree {
         self.nodes[0].state == State::Expanded
     }
 
-    /// The root's value for its side to move (its evaluation before any visit).
+    /// How many moves the root has (0 before its expansion).
+    pub fn root_child_count(&self) -> usize {
+        self.nodes[0].children as usize
+    }
+
+    /// Whether the root position is over (found once the root was selected).
+    pub fn root_is_terminal(&self) -> bool {
+        matches!(self.nodes[0].state, State::Terminal(_))
+    }
+
+    /// The root's proven result for its side to move.
+    pub fn root_proof(&self) -> Option<Proof> {
+        self.nodes[0].proof
+    }
+
+    /// The root's value for its side to move (its evaluation before any visit; the proven
+    /// value once proven).
     pub fn root_value(&self) -> f32 {
         let root = &self.nodes[0];
+        if let Some(p) = root.proof {
+            return p.value();
+        }
         let mut total = root.eval_value;
         let mut n = 1.0;
         for c in self.child_range(0) {
@@ -165,6 +333,11 @@ impl Tree {
         } else {
             root.eval_value
         }
+    }
+
+    /// The root's own evaluation (the network's value before any search).
+    pub fn root_eval_value(&self) -> f32 {
+        self.nodes[0].eval_value
     }
 
     pub fn node_count(&self) -> usize {
@@ -187,14 +360,21 @@ impl Tree {
         }
     }
 
-    /// Walks to a leaf. `forced_root_child` (an index into the root's children) overrides the
-    /// choice at the root (Gumbel search decides there).
-    pub fn select(&mut self, cfg: &SearchConfig, forced_root_child: Option<usize>) -> Selected {
+    /// Walks to a leaf, or resolves a terminal or proven node on the way.
+    pub fn select(&mut self, cfg: &SearchConfig, ctx: SelectContext) -> Selected {
         assert!(self.pending.is_none(), "the previous leaf was not expanded");
         let mut pos = self.root_position.clone();
         let mut path = vec![0u32];
         let mut cur = 0usize;
         loop {
+            if cur != 0 && cfg.solver {
+                if let Some(p) = self.nodes[cur].proof {
+                    // a proven node is not searched further: its exact value is backed up
+                    let chooser = self.nodes[cur].chooser;
+                    self.backup(&path, p.value(), chooser);
+                    return Selected::Resolved;
+                }
+            }
             match self.nodes[cur].state {
                 State::Terminal(v) => {
                     let side = pos.side_to_move();
@@ -205,8 +385,11 @@ impl Tree {
                     if let Some(outcome) = pos.outcome() {
                         let side = pos.side_to_move();
                         let v = leaf_value_for(side, outcome.winner);
-                        self.nodes[cur].state = State::Terminal(v);
+                        self.make_terminal(cur, v, side);
                         self.backup(&path, v, side);
+                        if cfg.solver {
+                            self.propagate_proofs(&path);
+                        }
                         return Selected::Resolved;
                     }
                     if pos.needs_roll() {
@@ -239,11 +422,14 @@ impl Tree {
                     cur = child;
                 }
                 State::Expanded => {
-                    let child = match forced_root_child {
+                    let child = match ctx.forced_root_child {
                         Some(i) if cur == 0 => {
                             self.child_range(0).nth(i).expect("forced child exists")
                         }
-                        _ => self.puct_child(cur, cfg),
+                        _ => {
+                            let budget = if cur == 0 { ctx.root_budget } else { None };
+                            self.pick_child(cur, cfg, budget)
+                        }
                     };
                     if let Edge::Move(mv) = self.nodes[child].edge {
                         pos.play_unchecked(mv);
@@ -255,49 +441,97 @@ impl Tree {
         }
     }
 
-    fn puct_child(&self, node: usize, cfg: &SearchConfig) -> usize {
+    /// How many children (best prior first) a node may choose from: progressive widening.
+    fn window(&self, node: usize, cfg: &SearchConfig, budget: Option<u32>) -> usize {
+        let count = self.nodes[node].children as usize;
+        if cfg.widening <= 0.0 || budget.is_some_and(|b| b as usize >= count) {
+            return count;
+        }
+        let n = self.nodes[node].visits as f32;
+        ((cfg.widening * (n + 1.0).sqrt()).ceil() as usize).clamp(1, count)
+    }
+
+    fn pick_child(&self, node: usize, cfg: &SearchConfig, budget: Option<u32>) -> usize {
         let parent = &self.nodes[node];
+        let window = self.window(node, cfg, budget);
         let sqrt_n = (parent.visits.max(1) as f32).sqrt();
+        let ln_n = (parent.visits.max(1) as f32).ln();
         let fpu = parent.eval_value - cfg.fpu_reduction;
-        let mut best = (f32::NEG_INFINITY, 0);
+        let mut best = (f32::NEG_INFINITY, NONE as usize);
+        let mut fallback = (f32::NEG_INFINITY, NONE as usize);
+        let mut seen = 0;
         for c in self.child_range(node) {
+            if seen >= window {
+                break;
+            }
             let child = &self.nodes[c];
-            let q = if child.visits == 0 {
-                fpu
-            } else {
-                child.value_sum / child.visits as f32
+            let proof = if cfg.solver { child.proof } else { None };
+            // a proven loss is never chosen while anything else is left (it does not use up the
+            // window either); the longest one is kept in case all are lost
+            if proof == Some(Proof::Loss) {
+                let s = child.proof_plies as f32;
+                if s > fallback.0 {
+                    fallback = (s, c);
+                }
+                continue;
+            }
+            seen += 1;
+            let q = match proof {
+                Some(p) => p.value(),
+                None if child.visits == 0 => match cfg.fpu {
+                    // unvisited first, the best prior first among them
+                    Fpu::UnvisitedFirst => return c,
+                    Fpu::Parent => fpu,
+                },
+                None => child.value_sum / child.visits as f32,
             };
-            let score = q + cfg.c_puct * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            let score = match cfg.selection {
+                Selection::Puct => {
+                    q + cfg.c_puct * child.prior * sqrt_n / (1.0 + child.visits as f32)
+                }
+                Selection::Uct if child.visits == 0 => q + cfg.c_uct * ln_n.max(1.0).sqrt(),
+                Selection::Uct => q + cfg.c_uct * (ln_n / child.visits as f32).sqrt(),
+            };
             if score > best.0 {
                 best = (score, c);
             }
         }
-        best.1
+        if best.1 != NONE as usize {
+            best.1
+        } else if fallback.1 != NONE as usize {
+            fallback.1
+        } else {
+            self.child_range(node).start
+        }
     }
 
     fn add_children(&mut self, node: usize, edges: Vec<(Edge, f32)>, chooser: Side) {
         let first = self.nodes.len() as u32;
         let count = edges.len() as u32;
         for (edge, prior) in edges {
-            self.nodes.push(Node {
-                edge,
-                parent: node as u32,
-                first_child: NONE,
-                children: 0,
-                prior,
-                visits: 0,
-                value_sum: 0.0,
-                chooser,
-                state: State::Unexpanded,
-                eval_value: 0.0,
-            });
+            self.nodes
+                .push(Node::new(edge, node as u32, prior, chooser));
         }
         self.nodes[node].first_child = first;
         self.nodes[node].children = count;
     }
 
+    /// Marks a node whose position is over; `v` is the value for `side`, the side to move there.
+    fn make_terminal(&mut self, node: usize, v: f32, side: Side) {
+        let n = &mut self.nodes[node];
+        n.state = State::Terminal(v);
+        let proof = Proof::of_value(v);
+        n.proof = Some(if n.chooser == side {
+            proof
+        } else {
+            proof.flip()
+        });
+        n.proof_plies = 0;
+    }
+
     /// Expands the pending leaf with its evaluation and backs the value up. At the root, mixes
-    /// Dirichlet noise into the priors when the config asks for it.
+    /// Dirichlet noise into the priors when the config asks for it. With the solver, moves that
+    /// win at once are proven on the spot (and so is the leaf).
     pub fn expand<R: Rng>(&mut self, eval: &Evaluation, cfg: &SearchConfig, rng: &mut R) {
         let Pending {
             path,
@@ -318,10 +552,116 @@ impl Tree {
         // children in a seeded random order: equal scores are then tried in no fixed pattern,
         // which would otherwise favour the first pieces generated and make play repetitive
         edges.shuffle(rng);
+        if cfg.selection == Selection::Uct || cfg.widening > 0.0 {
+            // best prior first (the widening window and unvisited-first follow this order);
+            // the sort is stable, so equal priors keep their random order
+            edges.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        let first = self.nodes.len();
         self.add_children(node, edges, side);
         self.nodes[node].state = State::Expanded;
         self.nodes[node].eval_value = eval.value;
-        self.backup(&path, eval.value, side);
+        let mut value = eval.value;
+        if cfg.solver {
+            for c in first..self.nodes.len() {
+                if let Edge::Move(m) = self.nodes[c].edge {
+                    if super::rollout::wins_at_once(&position, m) {
+                        // the mover won: after the move, the loser (or nobody) is to move
+                        let mut next = position.clone();
+                        next.play_unchecked(m);
+                        let after = next.side_to_move();
+                        self.make_terminal(c, leaf_value_for(after, Some(side)), after);
+                    }
+                }
+            }
+            if let Some(p) = self.recompute_proof(node) {
+                // the exact value replaces the evaluation's estimate
+                let n = &self.nodes[node];
+                value = if n.chooser == side || node == 0 {
+                    p.value()
+                } else {
+                    p.flip().value()
+                };
+            }
+        }
+        self.backup(&path, value, side);
+        if cfg.solver {
+            self.propagate_proofs(&path);
+        }
+    }
+
+    /// The proof of an expanded or chance node from its children's (None when unproven); stores
+    /// it on the node.
+    fn recompute_proof(&mut self, node: usize) -> Option<Proof> {
+        let range = self.child_range(node);
+        if range.is_empty() {
+            return self.nodes[node].proof;
+        }
+        // children's proofs are from the point of view of the side to move at `node`
+        let mover = self.nodes[range.start].chooser;
+        let (proof, plies) = match self.nodes[node].state {
+            State::Expanded => {
+                let mut win: Option<u16> = None;
+                let mut all_proven = true;
+                let mut draw = false;
+                let mut longest = 0u16;
+                for c in range {
+                    let child = &self.nodes[c];
+                    match child.proof {
+                        Some(Proof::Win) => {
+                            win = Some(win.map_or(child.proof_plies, |w| w.min(child.proof_plies)))
+                        }
+                        Some(Proof::Draw) => draw = true,
+                        Some(Proof::Loss) => {}
+                        None => all_proven = false,
+                    }
+                    longest = longest.max(child.proof_plies);
+                }
+                match win {
+                    Some(w) => (Proof::Win, w),
+                    None if !all_proven => return None,
+                    None if draw => (Proof::Draw, longest),
+                    None => (Proof::Loss, longest),
+                }
+            }
+            State::Chance => {
+                let first = self.nodes[range.start].proof?;
+                let mut longest = 0u16;
+                for c in range {
+                    if self.nodes[c].proof != Some(first) {
+                        return None;
+                    }
+                    longest = longest.max(self.nodes[c].proof_plies);
+                }
+                (first, longest)
+            }
+            _ => return self.nodes[node].proof,
+        };
+        let n = &mut self.nodes[node];
+        let mine = if node == 0 || n.chooser == mover {
+            proof
+        } else {
+            proof.flip()
+        };
+        n.proof = Some(mine);
+        n.proof_plies = plies.saturating_add(1);
+        Some(mine)
+    }
+
+    /// Recomputes proofs from the end of `path` (a node just proven, or not) up to the root,
+    /// stopping at the first node that stays unproven.
+    fn propagate_proofs(&mut self, path: &[u32]) {
+        for (k, &i) in path.iter().rev().enumerate() {
+            let i = i as usize;
+            let proven = if k == 0 || matches!(self.nodes[i].state, State::Terminal(_)) {
+                self.nodes[i].proof.is_some()
+            } else {
+                self.recompute_proof(i).is_some()
+            };
+            if !proven {
+                break;
+            }
+        }
     }
 
     fn backup(&mut self, path: &[u32], value: f32, side: Side) {
@@ -346,8 +686,13 @@ impl Tree {
                 ChildStats {
                     mv,
                     visits: n.visits,
-                    q: (n.visits > 0).then(|| n.value_sum / n.visits as f32),
+                    q: match n.proof {
+                        Some(p) => Some(p.value()),
+                        None => (n.visits > 0).then(|| n.value_sum / n.visits as f32),
+                    },
                     prior: n.prior,
+                    proof: n.proof,
+                    proof_plies: n.proof_plies,
                 }
             })
             .collect()
@@ -397,8 +742,15 @@ impl Tree {
             }
             nodes[p].children += 1;
         }
-        nodes[0].edge = Edge::Root;
-        nodes[0].prior = 1.0;
+        // the root's proof is kept for its side to move
+        let mover = position.side_to_move();
+        let root = &mut nodes[0];
+        if root.chooser != mover {
+            root.proof = root.proof.map(Proof::flip);
+            root.chooser = mover;
+        }
+        root.edge = Edge::Root;
+        root.prior = 1.0;
         self.nodes = nodes;
         self.root_position = position;
     }

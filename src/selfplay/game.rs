@@ -8,10 +8,8 @@ use crate::data::Sample;
 use crate::encode::policy::policy_index;
 use crate::rules::{Move, Outcome, Position, Side};
 use crate::search::cache::EvalCache;
-use crate::search::choice::sample_with_temperature;
-use crate::search::gumbel::GumbelRoot;
-use crate::search::tree::{SearchConfig, Selected};
-use crate::search::{Evaluation, Tree};
+use crate::search::tree::SearchConfig;
+use crate::search::{Budget, Choice, Evaluation, Search, Step};
 
 /// A finished game.
 pub struct FinishedGame {
@@ -25,11 +23,7 @@ pub struct Game {
     pub id: u64,
     rng: ChaCha8Rng,
     position: Position,
-    tree: Tree,
-    gumbel: Option<GumbelRoot>,
-    /// Simulations this move's search wants, and has done.
-    target: u32,
-    done: u32,
+    search: Search,
     /// Whether this move's search is a full one (a training target).
     full: bool,
     samples: Vec<Sample>,
@@ -52,11 +46,8 @@ impl Game {
         let mut game = Game {
             id,
             rng,
-            tree: Tree::new(position.clone()),
+            search: Search::new(position.clone(), cfg.search.clone(), Budget::Nodes(0)),
             position,
-            gumbel: None,
-            target: 0,
-            done: 0,
             full: false,
             samples: Vec::new(),
             moves: Vec::new(),
@@ -68,17 +59,14 @@ impl Game {
     fn plan_search(&mut self, cfg: &SelfplayConfig) {
         self.full =
             cfg.full_search_fraction >= 1.0 || self.rng.random::<f32>() < cfg.full_search_fraction;
-        self.target = if self.full {
+        let target = if self.full {
             cfg.simulations
         } else {
             cfg.fast_simulations
         };
-        self.done = 0;
-        self.gumbel = None;
-        if self.full {
-            let search = cfg.search.clone();
-            self.tree.noise_reused_root(&search, &mut self.rng);
-        }
+        let search = self.search_config(cfg);
+        self.search
+            .restart(search, Budget::Nodes(target), &mut self.rng);
     }
 
     /// The search settings of this move: cheap searches get no root noise.
@@ -92,7 +80,7 @@ impl Game {
 
     /// The leaf waiting for an evaluation, if any.
     pub fn pending(&self) -> Option<(&Position, &[Move])> {
-        self.tree.pending()
+        self.search.pending()
     }
 
     /// Runs the game forward until it needs an evaluation (`Ok(())` with a pending leaf) or
@@ -103,77 +91,34 @@ impl Game {
         cache: &mut EvalCache,
     ) -> Result<Game, FinishedGame> {
         loop {
-            let search = self.search_config(cfg);
             if let Some(outcome) = self.position.outcome() {
                 return Err(self.finish(outcome));
             }
-            if self.done >= self.target && self.tree.root_is_expanded() {
-                self.play_best(cfg);
-                continue;
-            }
-            if search.gumbel && self.gumbel.is_none() && self.tree.root_is_expanded() {
-                self.gumbel = Some(GumbelRoot::new(
-                    &self.tree,
-                    &search,
-                    self.target,
-                    &mut self.rng,
-                ));
-            }
-            let forced = match &mut self.gumbel {
-                Some(g) => Some(g.next_forced(&self.tree, &search)),
-                None => None,
-            };
-            match self.tree.select(&search, forced) {
-                Selected::Resolved => self.done += 1,
-                Selected::Leaf => {
-                    let (key, moves) = self
-                        .tree
-                        .pending()
-                        .map(|(p, m)| (p.key(), m.len()))
-                        .unwrap_or_default();
-                    match cache.get(key, moves) {
-                        Some(eval) => self.expand(&eval, cfg),
-                        None => return Ok(self),
-                    }
-                }
+            match self.search.step(Some(cache), &mut self.rng) {
+                Step::NeedsEval => return Ok(self),
+                Step::Done => self.play_best(cfg),
             }
         }
     }
 
     /// Gives the pending leaf its evaluation.
-    pub fn expand(&mut self, eval: &Evaluation, cfg: &SelfplayConfig) {
-        let search = self.search_config(cfg);
-        self.tree.expand(eval, &search, &mut self.rng);
-        self.done += 1;
+    pub fn expand(&mut self, eval: &Evaluation, _cfg: &SelfplayConfig) {
+        self.search.expand(eval, &mut self.rng);
     }
 
     fn play_best(&mut self, cfg: &SelfplayConfig) {
-        let search = self.search_config(cfg);
-        let children = self.tree.root_children();
         let size = self.position.variant().size;
-        let (policy, choice) = match &self.gumbel {
-            Some(g) => (
-                g.improved_policy(&self.tree, &search),
-                g.chosen(&self.tree, &search),
-            ),
-            None => {
-                let total: f32 = children
-                    .iter()
-                    .map(|c| c.visits as f32)
-                    .sum::<f32>()
-                    .max(1.0);
-                let policy: Vec<f32> = children.iter().map(|c| c.visits as f32 / total).collect();
-                let choice = if self.position.ply() < cfg.temperature_plies {
-                    let visits: Vec<f64> = children.iter().map(|c| c.visits as f64).collect();
-                    sample_with_temperature(&visits, cfg.temperature, &mut self.rng)
-                } else {
-                    (0..children.len())
-                        .max_by_key(|&i| children[i].visits)
-                        .unwrap_or(0)
-                };
-                (policy, choice)
-            }
+        // Gumbel search explores through its noise and plays its chosen action; PUCT samples
+        // from the visits early in the game
+        let choice = if !cfg.search.gumbel && self.position.ply() < cfg.temperature_plies {
+            Choice::Sample(cfg.temperature)
+        } else {
+            Choice::Best
         };
+        let decision = self
+            .search
+            .decide(choice, &mut self.rng)
+            .expect("a position that is not over has a legal move");
         if self.full {
             let p = &self.position;
             self.samples.push(Sample {
@@ -184,18 +129,18 @@ impl Game {
                 berserk: p.berserk_piece(),
                 roll: p.roll(),
                 plies_since_capture: p.plies_since_capture(),
-                policy: children
+                policy: decision
+                    .policy
                     .iter()
-                    .zip(&policy)
-                    .map(|(c, &q)| (policy_index(c.mv, size) as u32, q))
+                    .map(|&(m, q)| (policy_index(m, size) as u32, q))
                     .collect(),
                 result: 0.0,
-                search_value: self.tree.root_value(),
+                search_value: decision.value,
                 game_length: 0,
                 reason: String::new(),
             });
         }
-        let mv = children[choice].mv;
+        let mv = decision.best;
         self.moves.push(self.position.play_recorded(mv));
         let next_roll = self
             .position
@@ -204,7 +149,7 @@ impl Game {
         if let Some(r) = next_roll {
             self.position.set_roll(r);
         }
-        self.tree.advance(mv, next_roll);
+        self.search.advance(mv, next_roll);
         self.plan_search(cfg);
     }
 

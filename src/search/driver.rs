@@ -1,0 +1,383 @@
+//! The one search driver: self-play (many games batched), the arena (many games, an evaluator
+//! per agent) and single-position analysis (`single::think`) all run this loop, so a fix to
+//! selection, budgets, Gumbel search or the solver lands everywhere at once.
+//!
+//! A search is stepped: `step` runs simulations until a leaf needs an evaluation the cache does
+//! not hold (`Step::NeedsEval`, then `pending` and `expand`) or the budget is spent
+//! (`Step::Done`, then `decide`). The root's own expansion is not a simulation: a budget of n
+//! nodes is n simulations after it (0: the raw priors decide). Randomness comes from the
+//! caller's generator, so a seeded caller replays alike; a time budget makes play depend on the
+//! machine's speed and is not reproducible.
+
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use super::cache::EvalCache;
+use super::choice::sample_with_temperature;
+use super::evaluator::Evaluation;
+use super::gumbel::{GumbelRoot, LegacyGumbelRoot};
+use super::tree::{Proof, SearchConfig, SelectContext, Selected, Tree};
+use crate::rules::{Move, Position};
+
+/// How much one move's search may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Simulations after the root's expansion.
+    Nodes(u32),
+    /// Wall-clock time of the search (at least one simulation is run).
+    Time(Duration),
+}
+
+impl Budget {
+    pub fn nodes(self) -> Option<u32> {
+        match self {
+            Budget::Nodes(n) => Some(n),
+            Budget::Time(_) => None,
+        }
+    }
+
+    /// `200` or `t=100ms`, as agent specs write it.
+    pub fn describe(self) -> String {
+        match self {
+            Budget::Nodes(n) => n.to_string(),
+            Budget::Time(t) => format!("t={}", format_duration(t)),
+        }
+    }
+}
+
+/// `100ms`, `2s` or `1.5s`.
+pub fn format_duration(t: Duration) -> String {
+    let ms = t.as_millis();
+    if ms.is_multiple_of(1000) && ms > 0 {
+        format!("{}s", ms / 1000)
+    } else if t.as_nanos().is_multiple_of(1_000_000) {
+        format!("{ms}ms")
+    } else {
+        format!("{}us", t.as_micros())
+    }
+}
+
+/// Parses `100ms`, `2s`, `1.5s` or `500us` (a positive duration).
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = text.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return None;
+    };
+    let value: f64 = number.parse().ok()?;
+    (value.is_finite() && value > 0.0).then(|| Duration::from_secs_f64(value * scale))
+}
+
+/// Where a search stands after `step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A leaf waits for an evaluation: `pending`, then `expand`.
+    NeedsEval,
+    /// The budget is spent, the root is proven, or the root position is over.
+    Done,
+}
+
+/// How `decide` picks the move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Choice {
+    /// The best move (most visits, the Gumbel survivor, or a proven win).
+    Best,
+    /// Drawn from visits^(1/temperature) (priors when nothing was visited).
+    Sample(f32),
+}
+
+/// The result of a search at the root.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub best: Move,
+    /// Policy target over the root's legal moves (visit shares, Gumbel's improved policy, or
+    /// the proven win).
+    pub policy: Vec<(Move, f32)>,
+    /// Root value for the side to move.
+    pub value: f32,
+    /// The root's proven result, when the solver found one.
+    pub proof: Option<Proof>,
+    /// Simulations this search ran.
+    pub simulations: u32,
+}
+
+enum RootPlan {
+    Gumbel(GumbelRoot),
+    Legacy(LegacyGumbelRoot),
+}
+
+pub struct Search {
+    tree: Tree,
+    cfg: SearchConfig,
+    budget: Budget,
+    plan: Option<RootPlan>,
+    done: u32,
+    clock: Option<Instant>,
+    /// Simulations per second of the last timed search (Gumbel plans a time budget with it).
+    rate: Option<f64>,
+}
+
+impl Search {
+    pub fn new(root: Position, cfg: SearchConfig, budget: Budget) -> Search {
+        Search {
+            tree: Tree::new(root),
+            cfg,
+            budget,
+            plan: None,
+            done: 0,
+            clock: None,
+            rate: None,
+        }
+    }
+
+    /// A search on an existing (possibly reused) tree.
+    pub fn from_tree(tree: Tree, cfg: SearchConfig, budget: Budget) -> Search {
+        Search {
+            tree,
+            cfg,
+            budget,
+            plan: None,
+            done: 0,
+            clock: None,
+            rate: None,
+        }
+    }
+
+    pub fn into_tree(self) -> Tree {
+        self.tree
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.cfg
+    }
+
+    /// Simulations this search has run.
+    pub fn simulations(&self) -> u32 {
+        self.done
+    }
+
+    /// Starts the next move's search on the current (possibly reused) tree, with its own
+    /// settings and budget. Mixes root noise into a reused root when the settings ask for it.
+    pub fn restart<R: Rng>(&mut self, cfg: SearchConfig, budget: Budget, rng: &mut R) {
+        self.record_rate();
+        self.cfg = cfg;
+        self.budget = budget;
+        self.plan = None;
+        self.done = 0;
+        self.clock = None;
+        self.tree.noise_reused_root(&self.cfg, rng);
+    }
+
+    fn record_rate(&mut self) {
+        if let (Some(clock), Budget::Time(_)) = (self.clock, self.budget) {
+            let secs = clock.elapsed().as_secs_f64();
+            if self.done > 0 && secs > 0.0 {
+                self.rate = Some(self.done as f64 / secs);
+            }
+        }
+    }
+
+    fn solved(&self) -> bool {
+        self.cfg.solver && self.tree.root_proof().is_some()
+    }
+
+    fn spent(&self) -> bool {
+        match self.budget {
+            Budget::Nodes(n) => self.done >= n,
+            Budget::Time(t) => self.done > 0 && self.clock.is_some_and(|c| c.elapsed() >= t),
+        }
+    }
+
+    /// The Gumbel plan's simulation count: the node budget, or for a time budget the last
+    /// measured rate times the time (a guess of 4 per considered action before any).
+    fn planned_simulations(&self) -> u32 {
+        match self.budget {
+            Budget::Nodes(n) => n,
+            Budget::Time(t) => match self.rate {
+                Some(r) => (r * t.as_secs_f64()).clamp(1.0, 1e7) as u32,
+                None => 4 * self.cfg.gumbel_actions.max(1) as u32,
+            },
+        }
+    }
+
+    /// Runs simulations until an evaluation is needed or the search is over. Cached
+    /// evaluations are used on the way (and looked up by position key and move count).
+    pub fn step<R: Rng>(&mut self, mut cache: Option<&mut EvalCache>, rng: &mut R) -> Step {
+        self.clock.get_or_insert_with(Instant::now);
+        loop {
+            if self.tree.root_is_terminal() {
+                return Step::Done;
+            }
+            if self.tree.root_is_expanded() {
+                if self.solved() || self.spent() || self.tree.root_child_count() == 0 {
+                    return Step::Done;
+                }
+                if self.cfg.gumbel && self.plan.is_none() {
+                    let n = self.planned_simulations();
+                    self.plan = Some(if self.cfg.gumbel_legacy {
+                        RootPlan::Legacy(LegacyGumbelRoot::new(&self.tree, &self.cfg, n, rng))
+                    } else {
+                        RootPlan::Gumbel(GumbelRoot::new(&self.tree, &self.cfg, n, rng))
+                    });
+                }
+            }
+            let forced = match &mut self.plan {
+                Some(RootPlan::Gumbel(g)) => Some(g.next_forced(&self.tree, &self.cfg)),
+                Some(RootPlan::Legacy(g)) => Some(g.next_forced(&self.tree, &self.cfg)),
+                None => None,
+            };
+            let ctx = SelectContext {
+                forced_root_child: forced,
+                root_budget: self.budget.nodes(),
+            };
+            let at_root = !self.tree.root_is_expanded();
+            match self.tree.select(&self.cfg, ctx) {
+                Selected::Resolved => {
+                    if !at_root {
+                        self.done += 1;
+                    }
+                }
+                Selected::Leaf => {
+                    let hit = match (cache.as_deref_mut(), self.tree.pending()) {
+                        (Some(cache), Some((pos, moves))) => cache.get(pos.key(), moves.len()),
+                        _ => None,
+                    };
+                    match hit {
+                        Some(eval) => self.expand(&eval, rng),
+                        None => return Step::NeedsEval,
+                    }
+                }
+            }
+        }
+    }
+
+    /// The leaf waiting for an evaluation, if any.
+    pub fn pending(&self) -> Option<(&Position, &[Move])> {
+        self.tree.pending()
+    }
+
+    /// Gives the pending leaf its evaluation.
+    pub fn expand<R: Rng>(&mut self, eval: &Evaluation, rng: &mut R) {
+        let at_root = !self.tree.root_is_expanded();
+        self.tree.expand(eval, &self.cfg, rng);
+        if !at_root {
+            self.done += 1;
+        }
+    }
+
+    /// The move to play and the policy target; `None` when the root has no legal move.
+    pub fn decide<R: Rng>(&self, choice: Choice, rng: &mut R) -> Option<Decision> {
+        let children = self.tree.root_children();
+        if children.is_empty() {
+            return None;
+        }
+        let proof = if self.cfg.solver {
+            self.tree.root_proof()
+        } else {
+            None
+        };
+        let proven_win = (proof == Some(Proof::Win))
+            .then(|| {
+                (0..children.len())
+                    .filter(|&i| children[i].proof == Some(Proof::Win))
+                    .min_by_key(|&i| children[i].proof_plies)
+            })
+            .flatten();
+        // moves proven lost are played only when every move is
+        let alive: Vec<usize> = if self.cfg.solver {
+            (0..children.len())
+                .filter(|&i| children[i].proof != Some(Proof::Loss))
+                .collect()
+        } else {
+            (0..children.len()).collect()
+        };
+        let visited = children.iter().any(|c| c.visits > 0);
+        // with no simulation at all, the priors decide
+        let weight = |i: usize| {
+            if visited {
+                children[i].visits as f64
+            } else {
+                children[i].prior as f64
+            }
+        };
+        let mut policy: Vec<f32> = match &self.plan {
+            Some(RootPlan::Gumbel(g)) => g.improved_policy(&self.tree, &self.cfg),
+            Some(RootPlan::Legacy(g)) => g.improved_policy(&self.tree, &self.cfg),
+            None => {
+                let total: f64 = (0..children.len()).map(weight).sum::<f64>().max(1e-12);
+                (0..children.len())
+                    .map(|i| (weight(i) / total) as f32)
+                    .collect()
+            }
+        };
+        let index = if let Some(w) = proven_win {
+            policy = (0..children.len())
+                .map(|i| if i == w { 1.0 } else { 0.0 })
+                .collect();
+            w
+        } else if alive.is_empty() {
+            // every move loses: the longest resistance
+            (0..children.len())
+                .max_by_key(|&i| (children[i].proof_plies, children[i].visits))
+                .unwrap_or(0)
+        } else {
+            match choice {
+                Choice::Sample(t) => {
+                    let weights: Vec<f64> = alive.iter().map(|&i| weight(i)).collect();
+                    alive[sample_with_temperature(&weights, t, rng)]
+                }
+                Choice::Best => match &self.plan {
+                    // Gumbel's survivor, unless it is proven lost and another move is not
+                    Some(RootPlan::Gumbel(g))
+                        if alive.contains(&g.chosen(&self.tree, &self.cfg)) =>
+                    {
+                        g.chosen(&self.tree, &self.cfg)
+                    }
+                    Some(RootPlan::Legacy(g)) => g.chosen(&self.tree, &self.cfg),
+                    _ => {
+                        // ties broken at random (a search without visits sees equal priors)
+                        let best = alive
+                            .iter()
+                            .map(|&i| weight(i))
+                            .fold(f64::NEG_INFINITY, f64::max);
+                        let tied: Vec<usize> = alive
+                            .iter()
+                            .copied()
+                            .filter(|&i| weight(i) >= best)
+                            .collect();
+                        if tied.len() > 1 {
+                            tied[rng.random_range(0..tied.len())]
+                        } else {
+                            tied[0]
+                        }
+                    }
+                },
+            }
+        };
+        Some(Decision {
+            best: children[index].mv,
+            policy: children
+                .iter()
+                .zip(policy)
+                .map(|(c, p)| (c.mv, p))
+                .collect(),
+            value: self.tree.root_value(),
+            proof,
+            simulations: self.done,
+        })
+    }
+
+    /// Plays `mv` and keeps its subtree for the next search (tree reuse).
+    pub fn advance(&mut self, mv: Move, roll: Option<u8>) {
+        self.tree.advance(mv, roll);
+    }
+}
