@@ -26,6 +26,32 @@ fn start() -> Position {
 }
 
 #[test]
+fn alpha_beta_plays_in_the_arena_and_beats_random_on_both_sides() {
+    let opts = PlayOptions::default();
+    let (report, games) = run_match(
+        &start(),
+        &mut agents(&["ab:2", "random"]),
+        8,
+        None,
+        &opts,
+        5,
+        &mut |_| {},
+    );
+    assert_eq!(games.len(), 16);
+    assert!(report.as_attacker.wins >= 6, "{:?}", report.as_attacker);
+    assert!(report.as_defender.wins >= 6, "{:?}", report.as_defender);
+    // every game replays legally from its record
+    let v = Variant::load("brandubh").expect("preset");
+    for g in &games {
+        let mut pos = Position::start(&v);
+        for mv in &g.moves {
+            pos.play(mv).expect("a legal recorded move");
+        }
+        assert_eq!(pos.outcome(), Some(g.outcome));
+    }
+}
+
+#[test]
 fn stronger_agent_wins_with_significance_and_swapping_flips_it() {
     let opts = PlayOptions::default();
     let (report, games) = run_match(

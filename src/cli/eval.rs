@@ -217,8 +217,8 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
 
 #[derive(Args)]
 pub struct LadderArgs {
-    /// Agents, comma separated.
-    #[arg(long, value_delimiter = ',', num_args = 2..)]
+    /// Agents, comma separated (at least two).
+    #[arg(long, value_delimiter = ',', required = true)]
     agents: Vec<String>,
     #[arg(long)]
     variant: String,
@@ -236,6 +236,9 @@ pub struct LadderArgs {
 
 pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
+    if args.agents.len() < 2 {
+        anyhow::bail!("a ladder needs at least two agents, got {}", args.agents.len());
+    }
     let mut agents = load_agents(&args.agents, &v, &args.play)?;
     let n = agents.len() as u64;
     let progress = bar(n * (n - 1) / 2 * args.pairs * 2, "ladder")?;

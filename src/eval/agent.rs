@@ -2,9 +2,13 @@
 //! time per move `t=T` (`t=100ms`, `t=2s`, `t=1.5s`):
 //! - `random`: a uniformly random legal move;
 //! - `mcts:B`: pure MCTS (rollouts with decisive moves, cheap move prior, unvisited children
-//!   first, progressive widening, solver); `mcts-old:B`: pure MCTS as before issue 11;
+//!   first, progressive widening, solver); `mcts-uct:B`: the same without the solver and with
+//!   plain random rollouts (to measure what those two add); `mcts-old:B`: pure MCTS as before
+//!   issue 11;
 //! - `net:CKPT` (the raw policy), `net:CKPT:B` (network-guided PUCT);
-//! - `gumbel:CKPT:B` (Gumbel root search); `gumbel-old:CKPT:B` (the Gumbel search before issue 11).
+//! - `gumbel:CKPT:B` (Gumbel root search); `gumbel-old:CKPT:B` (the Gumbel search before issue 11);
+//! - `ab:D` (alpha-beta to depth `D` plies) or `ab:t=T` (iterative deepening for a time per move),
+//!   with the evaluation weights of `configs/alphabeta.toml` (compiled in).
 //!
 //! A time budget is wall-clock time per move; the arena then plays one game at a time so that
 //! the clock measures only that game's search (see `arena`).
@@ -13,13 +17,14 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::nn::{CheckpointError, Network};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 use crate::search::driver::parse_duration;
 use crate::search::{Budget, Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or gumbel-old:CKPT:B, where B is a simulation count N or a time t=100ms)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -38,6 +43,8 @@ pub enum AgentKind {
     Random,
     Rollouts,
     Network(PathBuf),
+    /// Alpha-beta search; its budget `Nodes(d)` is a depth in plies.
+    AlphaBeta,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +55,8 @@ pub struct AgentSpec {
     pub gumbel: bool,
     /// The search as it was before issue 11 (`mcts-old`, `gumbel-old`), to measure the fixes.
     pub legacy: bool,
+    /// `mcts-uct`: the fixed rollout search without the solver and decisive rollouts.
+    pub uct_only: bool,
     /// The text it was parsed from.
     pub text: String,
 }
@@ -79,14 +88,17 @@ impl AgentSpec {
         };
         let parts: Vec<&str> = text.split(':').collect();
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
+        let uct_only = parts.first() == Some(&"mcts-uct");
         let (kind, budget, gumbel, legacy) = match parts.as_slice() {
             ["random"] => (AgentKind::Random, Budget::Nodes(0), false, false),
             ["mcts", b] => (AgentKind::Rollouts, budget(b)?, false, false),
             ["mcts-old", b] => (AgentKind::Rollouts, budget(b)?, false, true),
+            ["mcts-uct", b] => (AgentKind::Rollouts, budget(b)?, false, false),
             ["net", path] => (net(path), Budget::Nodes(0), false, false),
             ["net", path, b] => (net(path), budget(b)?, false, false),
             ["gumbel", path, b] => (net(path), budget(b)?, true, false),
             ["gumbel-old", path, b] => (net(path), budget(b)?, true, true),
+            ["ab", b] => (AgentKind::AlphaBeta, budget(b)?, false, false),
             _ => return Err(bad("unknown form")),
         };
         Ok(AgentSpec {
@@ -94,6 +106,7 @@ impl AgentSpec {
             budget,
             gumbel,
             legacy,
+            uct_only,
             text: text.to_string(),
         })
     }
@@ -109,12 +122,14 @@ impl AgentSpec {
         let text = match &self.kind {
             AgentKind::Random => "random".to_string(),
             AgentKind::Rollouts if self.legacy => format!("mcts-old:{b}"),
+            AgentKind::Rollouts if self.uct_only => format!("mcts-uct:{b}"),
             AgentKind::Rollouts => format!("mcts:{b}"),
             AgentKind::Network(p) if self.gumbel && self.legacy => {
                 format!("gumbel-old:{}:{b}", p.display())
             }
             AgentKind::Network(p) if self.gumbel => format!("gumbel:{}:{b}", p.display()),
             AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
+            AgentKind::AlphaBeta => format!("ab:{b}"),
         };
         AgentSpec {
             budget: if self.kind == AgentKind::Random {
@@ -149,6 +164,9 @@ impl AgentSpec {
             _ => base.clone(),
         };
         cfg.gumbel = self.gumbel;
+        if self.uct_only {
+            cfg.solver = false;
+        }
         if self.legacy {
             cfg.gumbel_legacy = self.gumbel;
             cfg.solver = false;
@@ -165,10 +183,12 @@ impl AgentSpec {
     }
 }
 
-/// An agent ready to play: its spec and its evaluator (none for `random`).
+/// An agent ready to play: its spec and its evaluator (none for `random` and `ab`), or its
+/// alpha-beta player.
 pub struct Agent {
     pub spec: AgentSpec,
     pub evaluator: Option<Box<dyn Evaluator>>,
+    pub alphabeta: Option<AlphaBeta>,
 }
 
 impl Agent {
@@ -179,8 +199,13 @@ impl Agent {
         seed: u64,
     ) -> Result<Agent, EvalError> {
         let evaluator: Option<Box<dyn Evaluator>> = match &spec.kind {
-            AgentKind::Random => None,
+            AgentKind::Random | AgentKind::AlphaBeta => None,
             AgentKind::Rollouts if spec.legacy => Some(Box::new(RolloutEvaluator::legacy(1, seed))),
+            AgentKind::Rollouts if spec.uct_only => {
+                let mut plain = RolloutEvaluator::new(1, seed);
+                plain.decisive = false;
+                Some(Box::new(plain))
+            }
             AgentKind::Rollouts => Some(Box::new(RolloutEvaluator::new(1, seed))),
             AgentKind::Network(path) => {
                 let net = Network::load(path, Some(variant), device).map_err(|source| {
@@ -192,10 +217,21 @@ impl Agent {
                 Some(Box::new(NetworkEvaluator::new(net)))
             }
         };
+        let alphabeta = (spec.kind == AgentKind::AlphaBeta)
+            .then(|| AlphaBeta::new(AlphaBetaConfig::default(), seed));
         Ok(Agent {
             spec: spec.clone(),
             evaluator,
+            alphabeta,
         })
+    }
+
+    /// The alpha-beta limit of this agent's budget: a depth, or a time per move.
+    pub fn alphabeta_limit(&self) -> Limit {
+        match self.spec.budget {
+            Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
+            Budget::Time(t) => Limit::Time(t),
+        }
     }
 }
 
@@ -215,6 +251,9 @@ mod tests {
             (&AgentKind::Rollouts, Budget::Nodes(200))
         );
         assert!(!m.legacy && AgentSpec::parse("mcts-old:200").expect("ok").legacy);
+        let u = AgentSpec::parse("mcts-uct:64").expect("ok");
+        assert!(u.uct_only && !u.legacy && !u.search_config(&SearchConfig::default()).solver);
+        assert_eq!(u.with_simulations(8).text, "mcts-uct:8");
         let n = AgentSpec::parse("net:models/x.safetensors").expect("ok");
         assert_eq!(n.budget, Budget::Nodes(0));
         let g = AgentSpec::parse("gumbel:a.safetensors:16").expect("ok");
@@ -223,8 +262,20 @@ mod tests {
         assert_eq!(t.time(), Some(Duration::from_millis(100)));
         let t = AgentSpec::parse("mcts:t=1.5s").expect("ok");
         assert_eq!(t.time(), Some(Duration::from_millis(1500)));
+        let ab = AgentSpec::parse("ab:3").expect("ok");
+        assert_eq!(
+            (&ab.kind, ab.budget),
+            (&AgentKind::AlphaBeta, Budget::Nodes(3))
+        );
+        assert_eq!(
+            ab.with_budget(Budget::Time(Duration::from_millis(100)))
+                .text,
+            "ab:t=100ms"
+        );
         for bad in [
             "",
+            "ab",
+            "ab:0",
             "mcts",
             "mcts:0",
             "mcts:x",

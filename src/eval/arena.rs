@@ -136,7 +136,7 @@ impl Game {
 
     fn advance(
         &mut self,
-        agents: &[Agent],
+        agents: &mut [Agent],
         caches: &mut [EvalCache],
         opts: &PlayOptions,
     ) -> GameStep {
@@ -153,9 +153,17 @@ impl Game {
             }
             roll_if_needed(&mut self.position, &mut self.rng);
             let who = self.agent_to_move();
+            let limit = agents[who].alphabeta_limit();
+            // agents that choose a move at once, without an evaluator
+            if let Some(ab) = agents[who].alphabeta.as_mut() {
+                // a fresh table each move: a game's moves do not depend on the other games
+                ab.clear();
+                let best = ab.search(&self.position, limit).best;
+                let mv = best.expect("a position that is not over has a legal move");
+                self.moves.push(self.position.play_recorded(mv));
+                continue;
+            }
             let agent = &agents[who];
-            // agents that choose a move at once, without an evaluator (the place for a
-            // synchronous player such as alpha-beta: `AgentKind::AlphaBeta` would go here)
             if agent.spec.kind == AgentKind::Random {
                 let mut legal = Vec::new();
                 self.position.legal_moves(&mut legal);

@@ -246,8 +246,15 @@ mod tests {
             // the same input gives the same output up to rounding: oneDNN may sum a batch's rows
             // in different orders on some processors, so bit-equality is too strict
             let (a, b) = policy.split_at(policy_size(v.size));
-            let worst = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
-            assert!(worst < 1e-5, "same input, same output ({name}: off by {worst})");
+            let worst = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max);
+            assert!(
+                worst < 1e-5,
+                "same input, same output ({name}: off by {worst})"
+            );
         }
     }
 
