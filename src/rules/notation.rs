@@ -501,5 +501,8 @@ mod tests {
         assert!(e.to_string().contains("6 ranks"), "{e}");
         let e = parse_otn(&v, "/3t4/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", Side::Attackers).unwrap_err();
         assert!(e.to_string().contains("do not fit"), "{e}");
+        // a lowercase `k` would be an attackers' king, which no variant has
+        let e = parse_otn(&v, "/3t3/3t3/3T3/ttTkTtt/3T3/3t3/3t3/", Side::Attackers).unwrap_err();
+        assert!(e.to_string().contains("attackers' king on d4"), "{e}");
     }
 }

@@ -102,6 +102,12 @@ impl Position {
             let sq = sq as Square;
             let flags = variant.flags[sq as usize];
             if piece.kind == PieceKind::King {
+                if piece.side != Side::Defenders {
+                    return Err(format!(
+                        "an attackers' king on {}: the king is the defenders' (`K` in OTN)",
+                        super::square::square_name(sq, variant.size)
+                    ));
+                }
                 if pos.king.is_some() {
                     return Err("more than one king".into());
                 }
