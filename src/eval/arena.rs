@@ -261,8 +261,8 @@ pub fn play_games(
             for (&i, eval) in mine.iter().zip(evals) {
                 let game = &mut waiting[i].1;
                 let search = game.search.as_mut().expect("a pending search");
-                if let Some(key) = search.pending().map(|(p, _)| p.key()) {
-                    caches[who].insert(key, eval.clone());
+                if let Some((pos, _)) = search.pending() {
+                    caches[who].insert(pos, eval.clone());
                 }
                 search.expand(&eval, &mut game.rng);
             }

@@ -1,11 +1,32 @@
-//! A bounded evaluation cache keyed by position hash (die roll included): transpositions and
-//! revisited positions skip the evaluator. The key leaves out the ply counters (the network's
-//! progress planes), an approximation; variants whose legal moves depend on the history (the
-//! repetition ban) get no cache at all, and an entry is only used for the same number of moves.
+//! A bounded evaluation cache: transpositions and revisited positions skip the evaluator. The key
+//! holds everything an evaluator sees (`cache_key`: board, side to move, berserk piece, die roll,
+//! both ply counters and how often the position has occurred), so a hit returns exactly what the
+//! evaluator would. Variants whose legal moves depend on the history (the repetition ban) get no
+//! cache at all, and an entry is only used for the same number of moves.
 
 use std::collections::HashMap;
 
 use super::evaluator::Evaluation;
+use crate::rules::Position;
+
+/// Spreads a counter over 64 bits (splitmix64's finaliser), so counters mixed into a position
+/// hash do not cancel out.
+fn spread(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The cache key of a position: its hash with the die roll (`Position::key`), the plies (the
+/// network's progress planes), the plies since the last capture and the occurrences of the
+/// position (what the repetition rule and the network's history see).
+pub fn cache_key(pos: &Position) -> u64 {
+    pos.key()
+        ^ spread(pos.ply() as u64)
+        ^ spread((1 << 32) | pos.plies_since_capture() as u64)
+        ^ spread((2 << 32) | pos.occurrences() as u64)
+}
 
 pub struct EvalCache {
     map: HashMap<u64, Evaluation>,
@@ -31,11 +52,11 @@ impl EvalCache {
         }
     }
 
-    /// The evaluation stored for `key`, if it has one prior per move of the `moves` now legal.
-    pub fn get(&mut self, key: u64, moves: usize) -> Option<Evaluation> {
+    /// The evaluation stored for `pos`, if it has one prior per move of the `moves` now legal.
+    pub fn get(&mut self, pos: &Position, moves: usize) -> Option<Evaluation> {
         let found = self
             .map
-            .get(&key)
+            .get(&cache_key(pos))
             .filter(|e| e.priors.len() == moves)
             .cloned();
         match found {
@@ -45,14 +66,52 @@ impl EvalCache {
         found
     }
 
-    pub fn insert(&mut self, key: u64, eval: Evaluation) {
+    pub fn insert(&mut self, pos: &Position, eval: Evaluation) {
         if self.capacity == 0 {
             return;
         }
+        let key = cache_key(pos);
         // simplest bound: start afresh when full (recent positions are refilled quickly)
         if self.map.len() >= self.capacity {
             self.map.clear();
         }
         self.map.insert(key, eval);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn eval(value: f32, moves: usize) -> Evaluation {
+        Evaluation {
+            priors: vec![1.0 / moves as f32; moves],
+            value,
+        }
+    }
+
+    #[test]
+    fn the_key_tells_apart_what_the_network_sees() {
+        let v = Variant::load("brandubh").expect("preset");
+        let start = Position::start(&v);
+        // the start position again after a shuffle: same board, more plies, a second occurrence
+        let mut again = start.clone();
+        for mv in ["a4-a5", "d5-c5", "a5-a4", "c5-d5"] {
+            again.play(mv).expect("legal");
+        }
+        assert_eq!(again.hash(), start.hash());
+        assert_ne!(cache_key(&again), cache_key(&start));
+        let mut cache = EvalCache::new(16);
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        cache.insert(&start, eval(0.25, moves.len()));
+        assert_eq!(cache.get(&again, moves.len()), None);
+        assert_eq!(
+            cache.get(&start.clone(), moves.len()).map(|e| e.value),
+            Some(0.25)
+        );
+        // a different number of legal moves is never served
+        assert_eq!(cache.get(&start, moves.len() + 1), None);
     }
 }

@@ -248,7 +248,7 @@ impl Search {
                 }
                 Selected::Leaf => {
                     let hit = match (cache.as_deref_mut(), self.tree.pending()) {
-                        (Some(cache), Some((pos, moves))) => cache.get(pos.key(), moves.len()),
+                        (Some(cache), Some((pos, moves))) => cache.get(pos, moves.len()),
                         _ => None,
                     };
                     match hit {

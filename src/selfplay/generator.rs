@@ -126,11 +126,12 @@ pub fn generate(
             };
             let mut evals = evals.into_iter();
             for game in &mut waiting {
-                if let Some(key) = game.pending().map(|(p, _)| p.key()) {
-                    let eval = evals.next().expect("one evaluation per request");
-                    cache.insert(key, eval.clone());
-                    game.expand(&eval, cfg);
-                }
+                let Some((pos, _)) = game.pending() else {
+                    continue;
+                };
+                let eval = evals.next().expect("one evaluation per request");
+                cache.insert(pos, eval.clone());
+                game.expand(&eval, cfg);
             }
         }
         active = waiting;
