@@ -237,7 +237,10 @@ pub struct LadderArgs {
 pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
     if args.agents.len() < 2 {
-        anyhow::bail!("a ladder needs at least two agents, got {}", args.agents.len());
+        anyhow::bail!(
+            "a ladder needs at least two agents, got {}",
+            args.agents.len()
+        );
     }
     let mut agents = load_agents(&args.agents, &v, &args.play)?;
     let n = agents.len() as u64;
