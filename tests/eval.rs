@@ -112,6 +112,14 @@ fn sprt_stops_a_lopsided_match_early() {
     assert!(s.llr >= s.upper, "LLR {} below {}", s.llr, s.upper);
     assert!(games.len() < 400, "no early stop: {} games", games.len());
     assert!(s.decision.starts_with("H1"));
+    // the verdict is the one taken at the bound (its LLR is past it, above): games still in
+    // flight then finish and count in the other figures, but the decision rests on fewer pairs
+    assert!(
+        s.pairs >= 1 && s.pairs <= report.pairs,
+        "{} vs {}",
+        s.pairs,
+        report.pairs
+    );
 }
 
 #[test]

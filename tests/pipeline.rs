@@ -58,9 +58,22 @@ fn generations_run_report_and_resume() {
     );
     assert!(model_path(&run, 2).exists());
     assert_eq!(records[0].selfplay.games, 6);
-    let text = tavlei::pipeline::report::write_report(&run, "brandubh", &records, None, 1.0)
-        .expect("report");
+    let text = tavlei::pipeline::report::write_report(
+        &run,
+        "brandubh",
+        tavlei::pipeline::config::Gating::None,
+        &records,
+        None,
+        1.0,
+    )
+    .expect("report");
     assert!(text.contains("| 1 | 6 |"), "{text}");
+    // without gating every candidate is taken, and the table says so instead of "yes"
+    assert!(
+        text.contains("| no gating |") && !text.contains("| yes |"),
+        "{text}"
+    );
+    assert!(text.contains("not a direct measurement"), "{text}");
     for plot in ["elo.svg", "attacker_rate.svg", "losses.svg", "summary.md"] {
         assert!(run.join(plot).exists(), "{plot} missing");
     }

@@ -326,7 +326,7 @@ fn the_solver_finds_a_forced_escape_in_two_and_plays_it() {
 }
 
 #[test]
-fn a_proven_loss_is_avoided_when_a_move_survives() {
+fn a_lost_root_is_reported_as_a_proven_loss_with_a_move() {
     // attackers to move against the fork after c4-a4: every move loses but the search must
     // report it and still return a move (the longest resistance)
     let pos = board(&variant("brandubh"), FORK, Defenders);

@@ -91,10 +91,14 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     let best_model = model_path(&args.run_dir, best);
     let sims = cfg.eval.simulations;
     let finals_path = args.run_dir.join("final.json");
-    let finals = match tavlei::pipeline::run::read_json::<FinalMatches>(&finals_path) {
+    let mine = format!("net:{}:{sims}", best_model.display());
+    // final.json belongs to the network it measured: a run extended with more generations (a
+    // new best) measures again
+    let stored = tavlei::pipeline::run::read_json::<FinalMatches>(&finals_path)
+        .filter(|f| f.against_first.a == mine && f.against_mcts.a == mine);
+    let finals = match stored {
         Some(f) => f,
         None => {
-            let mine = format!("net:{}:{sims}", best_model.display());
             display.stage(cfg.generations - 1, "final/g0", cfg.eval.final_pairs * 2);
             let first = format!("net:{}:{sims}", model_path(&args.run_dir, 0).display());
             let plan = MatchPlan {
@@ -106,7 +110,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
             let against_first = agents_match(&cfg, device, &start, plan, &mut display)?;
             display.stage(cfg.generations - 1, "final/mcts", cfg.eval.final_pairs * 2);
             let plan = MatchPlan {
-                specs: [mine, format!("mcts:{sims}")],
+                specs: [mine.clone(), format!("mcts:{sims}")],
                 pairs: cfg.eval.final_pairs,
                 sprt: None,
                 seed: cfg.seed ^ 0xF2,
@@ -124,12 +128,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     if args.balance_games > 0 {
         display.stage(cfg.generations - 1, "balance", args.balance_games);
         let spec = AgentSpec::parse(&format!("net:{}:{sims}", best_model.display()))?;
-        let agent = Agent::load(
-            &spec,
-            variant.name(),
-            tch::Device::cuda_if_available(),
-            cfg.seed,
-        )?;
+        let agent = Agent::load(&spec, variant.name(), device, cfg.seed)?;
         let store = store_path(
             &args.run_dir.join("balance"),
             variant.name(),
@@ -157,6 +156,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     let summary = write_report(
         &args.run_dir,
         variant.name(),
+        cfg.eval.gating,
         &records,
         Some(&finals),
         clock.elapsed().as_secs_f64(),

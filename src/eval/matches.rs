@@ -67,6 +67,11 @@ pub struct SprtReport {
     pub lower: f64,
     pub upper: f64,
     pub decision: String,
+    /// The complete pairs the decision rests on: when the test stops at a bound, the pairs at
+    /// that moment (games still in flight then finish, and count in the match's other figures,
+    /// but do not overturn the decision).
+    #[serde(default)]
+    pub pairs: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -164,6 +169,7 @@ pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -
             lower,
             upper,
             decision,
+            pairs: penta.counts.iter().sum(),
         }
     });
     MatchReport {
@@ -194,21 +200,29 @@ pub fn run_match(
 ) -> (MatchReport, Vec<GameResult>) {
     let setups = pair_setups(0, 1, pairs, 0, seed);
     let mut done: std::collections::BTreeMap<u64, GameResult> = Default::default();
+    // the SPRT's verdict when it reached a bound: games in flight then do not overturn it
+    let mut stopped: Option<SprtReport> = None;
     let mut on_result = |r: &GameResult| {
         progress(r);
         done.insert(r.id, r.clone());
         let Some(test) = sprt else { return true };
+        if stopped.is_some() {
+            return false;
+        }
         let complete: Vec<GameResult> = complete_pairs(&done);
-        let report = summarise(&complete, "", "", Some(test));
-        report
+        stopped = summarise(&complete, "", "", Some(test))
             .sprt
-            .is_none_or(|s| SprtDecision::of(s.llr, s.lower, s.upper) == SprtDecision::Continue)
+            .filter(|s| SprtDecision::of(s.llr, s.lower, s.upper) != SprtDecision::Continue);
+        stopped.is_none()
     };
     let results = play_games(start, agents, &setups, opts, &mut on_result);
     // an early stop leaves some pairs half played: they do not count
     let complete: Vec<GameResult> =
         complete_pairs(&results.iter().map(|r| (r.id, r.clone())).collect());
-    let report = summarise(&complete, &agents[0].spec.text, &agents[1].spec.text, sprt);
+    let mut report = summarise(&complete, &agents[0].spec.text, &agents[1].spec.text, sprt);
+    if stopped.is_some() {
+        report.sprt = stopped;
+    }
     (report, results)
 }
 

@@ -106,7 +106,9 @@ pub fn wilson(successes: f64, n: f64, z: f64) -> (f64, f64) {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Ratio {
     pub value: Option<f64>,
+    #[serde(serialize_with = "extended_float::serialize")]
     pub low: f64,
+    #[serde(serialize_with = "extended_float::serialize")]
     pub high: f64,
 }
 
@@ -188,25 +190,55 @@ fn logistic(x: f64) -> f64 {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct EloEstimate {
     /// `elo_from_score(score)`.
-    #[serde(deserialize_with = "infinite_as_null")]
+    #[serde(with = "extended_float")]
     pub elo: f64,
     /// `elo_from_score(max(0, score − z·score_stderr))`.
-    #[serde(deserialize_with = "infinite_as_null")]
+    #[serde(with = "extended_float")]
     pub low: f64,
     /// `elo_from_score(min(1, score + z·score_stderr))`.
-    #[serde(deserialize_with = "infinite_as_null")]
+    #[serde(with = "extended_float")]
     pub high: f64,
     /// Mean per-game score in `[0, 1]`.
     pub score: f64,
     /// Standard error of `score` (from the regularised variance, see the module notes).
-    #[serde(deserialize_with = "infinite_as_null")]
+    #[serde(with = "extended_float")]
     pub score_stderr: f64,
 }
 
-/// JSON writes an infinite bound as `null`; read it back as NaN (its sign is lost) rather than
-/// refuse the whole report.
-fn infinite_as_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+/// JSON has no infinities (serde_json writes them as `null`, losing the sign): infinite values
+/// are written as the strings `"inf"` and `"-inf"` and read back exactly; `null`, from reports
+/// written before, reads as NaN (its sign is lost) rather than refusing the whole report.
+mod extended_float {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        match *x {
+            f64::INFINITY => s.serialize_str("inf"),
+            f64::NEG_INFINITY => s.serialize_str("-inf"),
+            x => s.serialize_f64(x),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Number(f64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Option::<Stored>::deserialize(d)? {
+            None => Ok(f64::NAN),
+            Some(Stored::Number(x)) => Ok(x),
+            Some(Stored::Text(t)) => match t.as_str() {
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                _ => Err(serde::de::Error::custom(format!(
+                    "`{t}` is not a number, \"inf\" or \"-inf\""
+                ))),
+            },
+        }
+    }
 }
 
 impl EloEstimate {
@@ -843,6 +875,33 @@ mod tests {
     // centre = (0.8 + 0.1920729) / 1.3841459 = 0.7167235,
     // half = 1.959964 / 1.3841459 · √(0.016 + 0.0096036) = 1.4160037 · 0.1600114 = 0.2265773,
     // so (0.4901462.., 0.9433008..) → (0.49016, 0.94332).
+    #[test]
+    fn infinite_elo_bounds_survive_a_save_and_load() {
+        let e = EloEstimate {
+            elo: f64::INFINITY,
+            low: 120.5,
+            high: f64::INFINITY,
+            score: 1.0,
+            score_stderr: 0.0,
+        };
+        let text = serde_json::to_string(&e).expect("serialises");
+        assert!(text.contains("\"inf\""), "{text}");
+        let back: EloEstimate = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, e);
+        let low = EloEstimate {
+            low: f64::NEG_INFINITY,
+            ..e
+        };
+        let back: EloEstimate =
+            serde_json::from_str(&serde_json::to_string(&low).expect("ok")).expect("ok");
+        assert_eq!(back.low, f64::NEG_INFINITY);
+        // reports written before kept `null`: read as NaN, not refused; other text is an error
+        let old = text.replace("\"inf\"", "null");
+        let back: EloEstimate = serde_json::from_str(&old).expect("old reports still load");
+        assert!(back.high.is_nan());
+        assert!(serde_json::from_str::<EloEstimate>(&text.replace("\"inf\"", "\"big\"")).is_err());
+    }
+
     #[test]
     fn wilson_eight_of_ten() {
         let (low, high) = wilson(8.0, 10.0, Z95);

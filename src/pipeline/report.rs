@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use super::config::Gating;
 use super::run::{generation_dir, GenerationRecord};
 use crate::eval::matches::MatchReport;
 use crate::report::plot::{line_chart, write_atomic, Series};
@@ -32,10 +33,12 @@ fn significant(m: &MatchReport) -> bool {
     m.elo_pairs.low > 0.0
 }
 
-/// Writes summary.md and the plots; returns the summary text.
+/// Writes summary.md and the plots; returns the summary text. `gating` says how candidates were
+/// accepted (with none, every candidate is, and the table says so).
 pub fn write_report(
     run: &Path,
     variant: &str,
+    gating: Gating,
     records: &[GenerationRecord],
     finals: Option<&FinalMatches>,
     seconds: f64,
@@ -156,11 +159,15 @@ pub fn write_report(
             100.0 * s.defender_wins as f64 / n,
             100.0 * s.draws as f64 / n,
             s.positions as f64 / s.seconds.max(1e-9),
-            if r.accepted { "yes" } else { "no" }
+            match (gating, r.accepted) {
+                (Gating::None, _) => "no gating",
+                (_, true) => "yes",
+                (_, false) => "no",
+            }
         );
     }
     let gain = total / records.len().max(1) as f64;
-    md += &format!("\nChained Elo of the best network over generation 0: {total:+.0} ({gain:+.0} per generation).\n");
+    md += &format!("\nChained Elo of the best network over generation 0: {total:+.0} ({gain:+.0} per generation). This adds up the matches between successive networks and is not a direct measurement; the final matches below are.\n");
     if let Some(f) = finals {
         md += "\n## Did it learn?\n\n";
         for (what, m) in [
