@@ -29,6 +29,11 @@ pub struct SearchConfig {
     /// Dirichlet noise mixed into the root priors (alpha, and weight; weight 0 disables it).
     pub dirichlet_alpha: f32,
     pub dirichlet_epsilon: f32,
+    /// When positive, the noise's concentration is this total spread over the legal moves
+    /// (alpha = total / moves, as KataGo scales it: 10.83 for 0.03 on 361 points), so a position
+    /// with many moves is not flooded with noise; 0 uses `dirichlet_alpha` for every position.
+    #[serde(default)]
+    pub dirichlet_alpha_total: f32,
     /// Gumbel sequential halving at the root instead of PUCT (better with few simulations).
     pub gumbel: bool,
     /// Actions Gumbel search considers at the root.
@@ -86,6 +91,15 @@ pub enum Fpu {
 }
 
 impl SearchConfig {
+    /// The Dirichlet concentration for a root with `moves` legal moves.
+    pub fn noise_alpha(&self, moves: usize) -> f32 {
+        if self.dirichlet_alpha_total > 0.0 {
+            self.dirichlet_alpha_total / moves.max(1) as f32
+        } else {
+            self.dirichlet_alpha
+        }
+    }
+
     /// The search of pure MCTS (`mcts:N`): UCT on rollout values, unvisited children first,
     /// progressive widening over the cheap prior, the solver.
     pub fn rollouts() -> SearchConfig {
@@ -117,6 +131,7 @@ impl Default for SearchConfig {
             fpu_reduction: 0.2,
             dirichlet_alpha: 0.3,
             dirichlet_epsilon: 0.25,
+            dirichlet_alpha_total: 0.0,
             gumbel: false,
             gumbel_actions: 16,
             gumbel_c_visit: 50.0,
@@ -542,7 +557,7 @@ impl Tree {
         let side = position.side_to_move();
         let mut priors = eval.priors.clone();
         if node == 0 && !cfg.gumbel && cfg.dirichlet_epsilon > 0.0 && priors.len() > 1 {
-            mix_dirichlet(&mut priors, cfg.dirichlet_alpha, cfg.dirichlet_epsilon, rng);
+            mix_dirichlet(&mut priors, cfg, rng);
         }
         let mut edges: Vec<(Edge, f32)> = moves
             .iter()
@@ -763,7 +778,7 @@ impl Tree {
         let range = self.child_range(0);
         let mut priors: Vec<f32> = range.clone().map(|c| self.nodes[c].prior).collect();
         if priors.len() > 1 {
-            mix_dirichlet(&mut priors, cfg.dirichlet_alpha, cfg.dirichlet_epsilon, rng);
+            mix_dirichlet(&mut priors, cfg, rng);
             for (c, p) in range.zip(priors) {
                 self.nodes[c].prior = p;
             }
@@ -771,7 +786,10 @@ impl Tree {
     }
 }
 
-fn mix_dirichlet<R: Rng>(priors: &mut [f32], alpha: f32, epsilon: f32, rng: &mut R) {
+/// Mixes root noise into `priors`: Dirichlet with the config's concentration for this many
+/// moves, weighted by `dirichlet_epsilon`.
+fn mix_dirichlet<R: Rng>(priors: &mut [f32], cfg: &SearchConfig, rng: &mut R) {
+    let (alpha, epsilon) = (cfg.noise_alpha(priors.len()), cfg.dirichlet_epsilon);
     let Ok(gamma) = Gamma::new(alpha.max(1e-3), 1.0) else {
         return;
     };
@@ -782,5 +800,22 @@ fn mix_dirichlet<R: Rng>(priors: &mut [f32], alpha: f32, epsilon: f32, rng: &mut
     }
     for (p, n) in priors.iter_mut().zip(noise) {
         *p = (1.0 - epsilon) * *p + epsilon * n / sum;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_concentration_spreads_a_total_over_the_moves() {
+        let fixed = SearchConfig::default();
+        assert_eq!(fixed.noise_alpha(10), fixed.dirichlet_alpha);
+        let scaled = SearchConfig {
+            dirichlet_alpha_total: 10.0,
+            ..SearchConfig::default()
+        };
+        assert_eq!(scaled.noise_alpha(40), 0.25);
+        assert_eq!(scaled.noise_alpha(100), 0.1);
     }
 }
