@@ -24,7 +24,7 @@ use crate::search::{Budget, Evaluator, NetworkEvaluator, RolloutEvaluator, Searc
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
