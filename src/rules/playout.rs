@@ -21,6 +21,19 @@ pub fn random_playout<R: Rng>(
     rng: &mut R,
     moves: &mut Vec<Move>,
 ) -> PlayoutResult {
+    playout_with(start, rng, moves, |_, legal, rng| {
+        legal[rng.random_range(0..legal.len())]
+    })
+}
+
+/// One game from `start` to its end, each move picked by `choose` from the non-empty list of
+/// legal moves (die rolls drawn from `rng`), reusing `moves` as the move buffer.
+pub fn playout_with<R: Rng>(
+    start: &Position,
+    rng: &mut R,
+    moves: &mut Vec<Move>,
+    mut choose: impl FnMut(&Position, &[Move], &mut R) -> Move,
+) -> PlayoutResult {
     let mut pos = start.clone();
     let mut plies = 0;
     let mut legal_moves = 0u64;
@@ -38,7 +51,7 @@ pub fn random_playout<R: Rng>(
             };
         }
         legal_moves += moves.len() as u64;
-        let mv = moves[rng.random_range(0..moves.len())];
+        let mv = choose(&pos, moves, rng);
         pos.play_unchecked(mv);
         plies += 1;
     }

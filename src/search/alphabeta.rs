@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::heuristic::{EvalWeights, Heuristic};
+use super::rollout::wins_at_once;
 use super::ttable::{Bound, TTable, TtEntry};
 use crate::rules::piece::{side_of, EMPTY};
 use crate::rules::rules::Hostility;
@@ -639,29 +640,12 @@ impl AlphaBeta {
         if !mv.moves_a_piece() {
             return 0;
         }
-        let v = pos.variant();
         let code = pos.cells()[mv.from() as usize];
         let Some(piece) = Piece::from_code(code) else {
             return 0;
         };
-        if piece == Piece::KING && v.is_escape(mv.to()) {
+        if wins_at_once(pos, mv) {
             return ORDER_WIN;
-        }
-        if piece.side == Side::Attackers {
-            if let Some(king) = pos.king() {
-                let next_to_king = (0..4).any(|d| v.neighbour(mv.to(), d) == Some(king));
-                if next_to_king {
-                    // rare and decisive: play it out to see if the king falls
-                    let mut copy = pos.clone();
-                    copy.play_unchecked(mv);
-                    if copy
-                        .status()
-                        .is_some_and(|o| o.winner == Some(Side::Attackers))
-                    {
-                        return ORDER_WIN;
-                    }
-                }
-            }
         }
         let captures = likely_captures(pos, mv, piece);
         if captures > 0 {

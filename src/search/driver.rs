@@ -124,15 +124,7 @@ pub struct Search {
 
 impl Search {
     pub fn new(root: Position, cfg: SearchConfig, budget: Budget) -> Search {
-        Search {
-            tree: Tree::new(root),
-            cfg,
-            budget,
-            plan: None,
-            done: 0,
-            clock: None,
-            rate: None,
-        }
+        Search::from_tree(Tree::new(root), cfg, budget)
     }
 
     /// A search on an existing (possibly reused) tree.

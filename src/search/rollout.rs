@@ -10,7 +10,7 @@
 
 use rand::Rng;
 
-use crate::rules::playout::PlayoutResult;
+use crate::rules::playout::{playout_with, PlayoutResult};
 use crate::rules::{Move, Position, Side, Square};
 
 fn adjacent(pos: &Position, a: Square, b: Square) -> bool {
@@ -110,32 +110,14 @@ pub fn decisive_playout<R: Rng>(
     rng: &mut R,
     scratch: &mut Scratch,
 ) -> PlayoutResult {
-    let mut pos = start.clone();
-    let mut plies = 0;
-    let mut legal_moves = 0u64;
-    loop {
-        if pos.needs_roll() {
-            pos.set_roll(rng.random_range(1..=6));
-        }
-        pos.legal_moves(&mut scratch.moves);
-        if scratch.moves.is_empty() {
-            return PlayoutResult {
-                outcome: pos.status().unwrap_or_else(|| pos.no_moves_outcome()),
-                plies,
-                legal_moves,
-            };
-        }
-        legal_moves += scratch.moves.len() as u64;
-        plies += 1;
-        let mv = decisive_choice(
-            &pos,
-            &scratch.moves,
-            rng,
-            &mut scratch.squares,
-            &mut scratch.candidates,
-        );
-        pos.play_unchecked(mv);
-    }
+    let Scratch {
+        moves,
+        squares,
+        candidates,
+    } = scratch;
+    playout_with(start, rng, moves, |pos, legal, rng| {
+        decisive_choice(pos, legal, rng, squares, candidates)
+    })
 }
 
 /// A cheap prior over `moves` (they sum to 1): a move that wins at once outweighs everything;
