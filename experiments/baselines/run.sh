@@ -47,6 +47,24 @@ third() {
   done
 }
 
+# equal simulations: the fixed pure MCTS against the old one and both against random
+equal() {
+  $T match --variant brandubh mcts:200 mcts-old:200 --pairs 20 --seed 1 \
+    --out $OUT/mcts-vs-old-brandubh-200 > $OUT/mcts-vs-old-brandubh-200.txt
+  for a in mcts:32 mcts-old:32; do
+    $T match --variant brandubh $a random --pairs 20 --seed 2 \
+      --out $OUT/vs-random-brandubh-${a/:/-} > $OUT/vs-random-brandubh-${a/:/-}.txt
+  done
+  for a in mcts:64 mcts-old:64; do
+    $T match --variant copenhagen $a random --pairs 10 --seed 3 \
+      --out $OUT/vs-random-copenhagen-${a/:/-} > $OUT/vs-random-copenhagen-${a/:/-}.txt
+  done
+}
+
+if [ "${1:-}" = equal ]; then
+  equal
+  exit
+fi
 if [ "${1:-}" = third ]; then
   third > $OUT/third.log 2>&1
   exit
