@@ -5,7 +5,6 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tavlei::encode::planes::{encode_into, PLANES};
 use tavlei::nn::{Architecture, Network};
 use tavlei::rules::presets::preset_text;
 use tavlei::rules::{Position, Variant};
@@ -39,12 +38,13 @@ fn positions(n: usize) -> Vec<Position> {
 fn raw_forward(c: &mut Criterion) {
     let net = network();
     let size = 9;
-    let per = PLANES * size * size;
+    let encoding = net.encoding();
+    let per = encoding.planes() * size * size;
     let mut group = c.benchmark_group("forward");
     for batch in [1usize, 64, 256] {
         let mut planes = vec![0.0f32; per * batch];
         for (pos, chunk) in positions(batch).iter().zip(planes.chunks_mut(per)) {
-            encode_into(pos, chunk);
+            encoding.encode_into(pos, chunk);
         }
         group.throughput(Throughput::Elements(batch as u64));
         group.bench_function(BenchmarkId::new("tavlei_4x32", batch), |b| {

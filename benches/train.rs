@@ -14,8 +14,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tavlei::encode::planes::PLANES;
 use tavlei::encode::policy::policy_size;
+use tavlei::encode::Encoding;
 use tavlei::nn::{Architecture, Network};
 use tavlei::train::batch::Batch;
 use tavlei::train::optimizer::Optimizer;
@@ -38,7 +38,7 @@ fn random_batch() -> Batch {
     tch::manual_seed(11);
     let p = policy_size(SIZE as usize) as i64;
     let opts = (Kind::Float, Device::Cpu);
-    let planes = Tensor::rand([BATCH, PLANES as i64, SIZE, SIZE], opts)
+    let planes = Tensor::rand([BATCH, Encoding::CURRENT.planes() as i64, SIZE, SIZE], opts)
         .lt(0.5)
         .to_kind(Kind::Float);
     let chosen = Tensor::rand([BATCH, p], opts).topk(LEGAL, 1, true, true).1;

@@ -16,7 +16,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-PLANES = 14  # encode::planes::PLANES
+PLANES = 16  # encode::Encoding::CURRENT.planes()
 POLICY_CHANNELS = 72  # encode::policy::POLICY_CHANNELS
 HEAD_CHANNELS = 32  # nn::model::HEAD_CHANNELS
 

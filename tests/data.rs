@@ -41,6 +41,8 @@ fn game(v: &Arc<Variant>, id: u64, plies: u32, winner: Option<Side>, reason: &st
                 berserk: None,
                 roll: 0,
                 plies_since_capture: ply,
+                passes: 0,
+                occurrences: 1,
                 policy: vec![(ply, 0.5), (ply + 100, 0.5)],
                 result,
                 search_value: 0.1 * ply as f32,
@@ -289,7 +291,8 @@ fn npz_export_round_trips() {
         ("search_value", "<f4", vec![5]),
         ("game_id", "<u8", vec![5]),
         ("ply", "<u4", vec![5]),
-        ("planes", "<f4", vec![5, 14, 7, 7]),
+        ("occurrences", "|u1", vec![5]),
+        ("planes", "<f4", vec![5, 16, 7, 7]),
     ];
     for (name, descr, shape) in &expect {
         let (bytes, h) = npy(&out, name);
@@ -325,7 +328,8 @@ fn npz_export_round_trips() {
 import numpy as np
 d = np.load({path:?})
 assert sorted(d.files) == sorted({arrays:?}), d.files
-assert d["planes"].shape == (5, 14, 7, 7) and d["planes"].dtype == np.float32
+assert d["planes"].shape == (5, 16, 7, 7) and d["planes"].dtype == np.float32
+assert d["occurrences"].tolist() == [1, 1, 1, 1, 1]
 assert d["policy"].shape == (5, {p}) and abs(d["policy"].sum(axis=1) - 1).max() < 1e-6
 assert d["policy"][1, 1] == 0.5 and d["policy"][1, 101] == 0.5
 assert d["side_to_move"].tolist() == [0, 1, 0, 0, 1]

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tavlei::data::{write_shard, Sample};
-use tavlei::encode::planes::PLANES;
 use tavlei::encode::policy::{policy_index, policy_size};
+use tavlei::encode::Encoding;
 use tavlei::nn::{Architecture, Network};
 use tavlei::rules::{Position, Side, Symmetry, Variant};
 use tavlei::train::batch::BatchBuilder;
@@ -50,6 +50,8 @@ fn synthetic_samples(count: usize) -> Vec<Sample> {
                 berserk: None,
                 roll: 0,
                 plies_since_capture: pos.plies_since_capture(),
+                passes: 0,
+                occurrences: pos.occurrences() as u8,
                 policy,
                 result: if pos.side_to_move() == Side::Attackers {
                     1.0
@@ -230,7 +232,8 @@ fn a_resumed_run_ends_with_the_same_weights() {
 fn augmentation_moves_policy_targets_with_the_board() {
     let v = Variant::load("brandubh").expect("preset");
     let samples = synthetic_samples(24);
-    let builder = BatchBuilder::new(v.clone(), true);
+    let builder = BatchBuilder::new(v.clone(), Encoding::CURRENT, true);
+    let per = Encoding::CURRENT.planes() * v.squares;
     let n = v.squares;
     let p = policy_size(v.size);
     let refs: Vec<&Sample> = samples.iter().collect();
@@ -245,7 +248,7 @@ fn augmentation_moves_policy_targets_with_the_board() {
         let pos = s.position(&v).expect("position");
         let mut original = Vec::new();
         pos.legal_moves(&mut original);
-        let row = &planes[i * PLANES * n..(i + 1) * PLANES * n];
+        let row = &planes[i * per..(i + 1) * per];
         let legal_row: Vec<usize> = (0..p).filter(|&j| legal[i * p + j] == 1.0).collect();
         let target = (0..p)
             .find(|&j| policy[i * p + j] == 1.0)
@@ -253,7 +256,7 @@ fn augmentation_moves_policy_targets_with_the_board() {
         // the symmetries whose image of the board is this row's piece planes
         let fits = |sym: Symmetry| {
             let image = pos.transformed(sym);
-            (0..5 * n).all(|k| row[k] == tavlei::encode::planes::encode(&image)[k])
+            (0..5 * n).all(|k| row[k] == Encoding::CURRENT.encode(&image)[k])
         };
         let sym = Symmetry::ALL
             .into_iter()

@@ -17,14 +17,14 @@ pub enum DataError {
     Truncated { path: PathBuf, detail: String },
     #[error("{path} is not a tavlei shard (wrong magic bytes)")]
     WrongMagic { path: PathBuf },
-    #[error("shard {path} has format version {found}; this build reads version {expected}")]
+    #[error("shard {path} has format version {found}; this build reads versions 1 to {expected}")]
     FormatVersion {
         path: PathBuf,
         found: u32,
         expected: u32,
     },
     #[error(
-        "shard {path} was made with encoding version {found}; this build uses version {expected}"
+        "shard {path} claims encoding version {found}; its format goes with encoding version {expected}"
     )]
     EncodingVersion {
         path: PathBuf,

@@ -23,8 +23,8 @@ use ndarray::{Array2, ArrayViewMut1};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use crate::encode::planes::PLANES;
 use crate::encode::policy::policy_size;
+use crate::encode::Encoding;
 use crate::rules::{Side, Variant};
 
 use super::atomic::AtomicFile;
@@ -32,7 +32,7 @@ use super::error::DataError;
 use super::sample::Sample;
 
 /// The arrays of an export, in the order they are written.
-pub const ARRAYS: [&str; 8] = [
+pub const ARRAYS: [&str; 9] = [
     "cells",
     "side_to_move",
     "policy",
@@ -40,6 +40,7 @@ pub const ARRAYS: [&str; 8] = [
     "search_value",
     "game_id",
     "ply",
+    "occurrences",
     "planes",
 ];
 
@@ -206,8 +207,13 @@ pub fn export_npz(
         row[0] = s.ply;
         Ok(())
     })?;
-    out.array::<f32>("planes", &[PLANES, size, size], |s, mut row| {
-        let planes = s.planes(variant)?;
+    out.array::<u8>("occurrences", &[], |s, mut row| {
+        row[0] = s.occurrences;
+        Ok(())
+    })?;
+    let encoding = Encoding::CURRENT;
+    out.array::<f32>("planes", &[encoding.planes(), size, size], |s, mut row| {
+        let planes = s.planes(variant, encoding)?;
         row.iter_mut().zip(planes).for_each(|(r, x)| *r = x);
         Ok(())
     })?;
@@ -379,9 +385,9 @@ mod tests {
         let h = parse_npy_header(&planes).expect("npy");
         assert_eq!(
             (h.descr.as_str(), h.shape.clone()),
-            ("<f4", vec![300, 14, 7, 7])
+            ("<f4", vec![300, 16, 7, 7])
         );
-        assert_eq!(planes.len() - h.data_offset, 300 * 14 * 49 * 4);
+        assert_eq!(planes.len() - h.data_offset, 300 * 16 * 49 * 4);
 
         let policy = read_entry(&path, "policy.npy");
         let h = parse_npy_header(&policy).expect("npy");

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use crate::encode::planes;
+use crate::encode::Encoding;
 use crate::rules::piece::{side_of, CELL_CODES};
-use crate::rules::{Position, Side, Variant};
+use crate::rules::{Position, RecordedState, Side, Variant};
 
 use super::error::DataError;
 
@@ -19,6 +19,11 @@ pub struct Sample {
     pub berserk: Option<u16>,
     pub roll: u8,
     pub plies_since_capture: u32,
+    /// Forced passes among `ply` (parity die): the length cap does not count them.
+    pub passes: u32,
+    /// How often the position had occurred since the last capture, this time included (1 for
+    /// samples of shard format 1, which did not record it).
+    pub occurrences: u8,
     /// (policy index, probability) over legal moves only; probabilities sum to 1.
     pub policy: Vec<(u32, f32)>,
     /// The game's final result from the side to move's view: 1 win, 0 draw, -1 loss.
@@ -30,22 +35,71 @@ pub struct Sample {
     pub reason: String,
 }
 
+/// A sample of shard format 1, which recorded neither passes nor occurrences.
+#[derive(serde::Deserialize)]
+pub(crate) struct SampleV1 {
+    game_id: u64,
+    ply: u32,
+    cells: Vec<u8>,
+    side_to_move: crate::rules::Side,
+    berserk: Option<u16>,
+    roll: u8,
+    plies_since_capture: u32,
+    policy: Vec<(u32, f32)>,
+    result: f32,
+    search_value: f32,
+    game_length: u32,
+    reason: String,
+}
+
+impl From<SampleV1> for Sample {
+    /// Format 1 samples become first occurrences with no passes: what an encoding that looks at
+    /// repetition sees of them.
+    fn from(s: SampleV1) -> Sample {
+        Sample {
+            game_id: s.game_id,
+            ply: s.ply,
+            cells: s.cells,
+            side_to_move: s.side_to_move,
+            berserk: s.berserk,
+            roll: s.roll,
+            plies_since_capture: s.plies_since_capture,
+            passes: 0,
+            occurrences: 1,
+            policy: s.policy,
+            result: s.result,
+            search_value: s.search_value,
+            game_length: s.game_length,
+            reason: s.reason,
+        }
+    }
+}
+
 impl Sample {
-    /// Rebuilds the position: board, side to move, die roll, ply, plies since the last capture
-    /// and a pending berserk piece. The repetition history is not part of a sample: it starts
-    /// afresh at this position.
+    /// Rebuilds the position: board, side to move, die roll, counters, a pending berserk piece
+    /// and how often it had occurred (the earlier positions themselves are not recorded).
     pub fn position(&self, variant: &Arc<Variant>) -> Result<Position, DataError> {
         self.check(variant)?;
         let mut pos = Position::from_cells(variant, &self.cells, self.side_to_move)
             .map_err(|reason| self.bad(reason))?;
         pos.set_roll(self.roll);
-        pos.restore_state(self.ply, self.plies_since_capture, self.berserk);
+        pos.restore_state(&RecordedState {
+            ply: self.ply,
+            passes: self.passes,
+            plies_since_capture: self.plies_since_capture,
+            berserk: self.berserk,
+            occurrences: self.occurrences,
+        });
         Ok(pos)
     }
 
-    /// The network input planes of this sample: `encode::planes::encode` of its position.
-    pub fn planes(&self, variant: &Arc<Variant>) -> Result<Vec<f32>, DataError> {
-        Ok(planes::encode(&self.position(variant)?))
+    /// The network input planes of this sample's position under `encoding`.
+    pub fn planes(
+        &self,
+        variant: &Arc<Variant>,
+        encoding: Encoding,
+    ) -> Result<Vec<f32>, DataError> {
+        Ok(encoding.encode(&self.position(variant)?))
     }
 
     /// The winner of the game this sample comes from (`None` for a draw).
@@ -99,6 +153,12 @@ impl Sample {
                 )));
             }
         }
+        if self.occurrences == 0 {
+            return Err(self.bad("occurrence count 0 (a position has occurred at least once)"));
+        }
+        if self.passes > self.ply {
+            return Err(self.bad(format!("{} passes in {} plies", self.passes, self.ply)));
+        }
         if self.roll > 6 {
             return Err(self.bad(format!("die roll {} is not 0..=6", self.roll)));
         }
@@ -119,7 +179,6 @@ impl Sample {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::encode::planes::PLANES;
 
     /// A sample of brandubh's start position.
     pub(crate) fn start_sample(v: &Arc<Variant>, game_id: u64, ply: u32) -> Sample {
@@ -132,6 +191,8 @@ pub(crate) mod tests {
             berserk: None,
             roll: 0,
             plies_since_capture: ply,
+            passes: 0,
+            occurrences: 1,
             policy: vec![(3, 0.25), (17, 0.75)],
             result: 1.0,
             search_value: 0.125,
@@ -195,6 +256,20 @@ pub(crate) mod tests {
                 },
                 "die roll 7",
             ),
+            (
+                Sample {
+                    occurrences: 0,
+                    ..good.clone()
+                },
+                "occurrence count 0",
+            ),
+            (
+                Sample {
+                    passes: 4,
+                    ..good.clone()
+                },
+                "4 passes in 3 plies",
+            ),
         ];
         for (sample, needle) in cases {
             let err = sample.position(&v).expect_err(needle).to_string();
@@ -226,7 +301,9 @@ pub(crate) mod tests {
         let n = v.squares;
         let mut s = start_sample(&v, 0, 0);
         s.ply = 12;
+        s.passes = 2;
         s.plies_since_capture = 5;
+        s.occurrences = 2;
         // d1 holds an attacker, and attackers are to move.
         s.berserk = Some(3);
         s.roll = 4;
@@ -235,12 +312,16 @@ pub(crate) mod tests {
         assert_eq!(pos.plies_since_capture(), 5);
         assert_eq!(pos.berserk_piece(), Some(3));
         assert_eq!(pos.roll(), 4);
+        assert_eq!(pos.counted_plies(), 10);
+        assert_eq!(pos.occurrences(), 2);
+        assert_eq!(pos.recorded_state().occurrences, 2);
 
-        let out = s.planes(&v).expect("valid");
-        assert_eq!(out.len(), PLANES * n);
-        assert_eq!(out, planes::encode(&pos));
+        let enc = Encoding::CURRENT;
+        let out = s.planes(&v, enc).expect("valid");
+        assert_eq!(out.len(), enc.planes() * n);
+        assert_eq!(out, enc.encode(&pos));
         let plane = |name: &str| {
-            planes::PLANE_NAMES
+            enc.plane_names()
                 .iter()
                 .position(|&p| p == name)
                 .expect("name")
@@ -250,6 +331,8 @@ pub(crate) mod tests {
         assert_eq!(out[b * n..(b + 1) * n].iter().sum::<f32>(), 1.0);
         let r = plane("die roll / 6");
         assert_eq!(out[r * n], 4.0 / 6.0);
+        let o = plane("earlier occurrences / (repetition count - 1)");
+        assert_eq!(out[o * n], 1.0 / 3.0);
 
         s.berserk = Some(0);
         let e = s.position(&v).expect_err("a1 is an empty corner");

@@ -14,6 +14,9 @@
 //! | 8        | FNV-1a 64 of every byte before it                       |
 //!
 //! The payload length lets a reader tell a truncated file from a corrupted one.
+//!
+//! Format 1 (encoding 1) samples lack the pass and occurrence counts of format 2 (encoding 2);
+//! they are still read, as first occurrences without passes.
 
 use std::io::Write;
 use std::path::Path;
@@ -23,10 +26,11 @@ use crate::encode::ENCODING_VERSION;
 use super::atomic::AtomicFile;
 use super::checksum::fnv1a;
 use super::error::DataError;
-use super::sample::Sample;
+use super::sample::{Sample, SampleV1};
 
 pub const MAGIC: [u8; 8] = *b"TAVLSHRD";
-pub const FORMAT_VERSION: u32 = 1;
+/// The format written; every format from 1 up to it is read.
+pub const FORMAT_VERSION: u32 = 2;
 /// Longest variant name a shard stores, in bytes.
 pub const MAX_VARIANT_NAME: usize = 1024;
 /// The file extension of complete shards.
@@ -131,7 +135,7 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
         });
     }
     let format = r.u32("format version")?;
-    if format != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&format) {
         return Err(DataError::FormatVersion {
             path: path.to_path_buf(),
             found: format,
@@ -181,11 +185,12 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
     let variant = std::str::from_utf8(name)
         .map_err(|_| corrupt("the variant name is not UTF-8".into()))?
         .to_string();
-    if encoding != ENCODING_VERSION {
+    // each format's samples hold what one encoding needs: 1 with 1, 2 with 2
+    if encoding != format {
         return Err(DataError::EncodingVersion {
             path: path.to_path_buf(),
             found: encoding,
-            expected: ENCODING_VERSION,
+            expected: format,
         });
     }
     let payload = &bytes[header_len..checked_len];
@@ -194,12 +199,19 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
     let mut samples = Vec::with_capacity(capacity);
     let mut offset = 0;
     for index in 0..count {
-        let (sample, used): (Sample, usize) =
-            bincode::serde::decode_from_slice(&payload[offset..], config).map_err(|e| {
-                corrupt(format!(
-                    "sample {index} of {count} (payload byte {offset}): {e}"
-                ))
-            })?;
+        let bad = |e: bincode::error::DecodeError| {
+            corrupt(format!(
+                "sample {index} of {count} (payload byte {offset}): {e}"
+            ))
+        };
+        let rest = &payload[offset..];
+        let (sample, used) = if format == 1 {
+            let (old, used): (SampleV1, usize) =
+                bincode::serde::decode_from_slice(rest, config).map_err(bad)?;
+            (Sample::from(old), used)
+        } else {
+            bincode::serde::decode_from_slice(rest, config).map_err(bad)?
+        };
         offset += used;
         samples.push(sample);
     }
@@ -317,12 +329,12 @@ mod tests {
         ));
 
         let mut v = good.clone();
-        v[8] = 2;
+        v[8] = 3;
         assert!(matches!(
             err(&v),
             DataError::FormatVersion {
-                found: 2,
-                expected: 1,
+                found: 3,
+                expected: 2,
                 ..
             }
         ));
@@ -358,6 +370,39 @@ mod tests {
         assert!(
             text.contains("dir/0001.shard") && text.contains("encoding version 7"),
             "{text}"
+        );
+    }
+
+    /// A shard written by the format-1 build (before samples recorded passes and occurrences):
+    /// one pure-MCTS game of brandubh.
+    #[test]
+    fn format_1_shards_are_still_read() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shard-format-1.shard");
+        let shard = read_shard(&path).expect("format 1 reads");
+        assert_eq!(shard.variant, "brandubh");
+        assert_eq!(shard.samples.len(), 5);
+        let v = crate::rules::Variant::load("brandubh").expect("preset");
+        for s in &shard.samples {
+            assert_eq!((s.passes, s.occurrences), (0, 1));
+            let pos = s.position(&v).expect("a valid position");
+            assert_eq!(pos.occurrences(), 1);
+            assert!(!s.policy.is_empty());
+        }
+        // its header says encoding 1; a format-1 shard claiming encoding 2 is refused
+        let bytes = std::fs::read(&path).expect("fixture");
+        let at = 8 + 4 + 4 + "brandubh".len();
+        let e = err(&resealed(bytes, at, &2u32.to_le_bytes()));
+        assert!(
+            matches!(
+                e,
+                DataError::EncodingVersion {
+                    found: 2,
+                    expected: 1,
+                    ..
+                }
+            ),
+            "{e}"
         );
     }
 

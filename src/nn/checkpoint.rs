@@ -8,8 +8,7 @@ use tch::nn::VarStore;
 use tch::{Device, Tensor};
 
 use super::model::{Architecture, PolicyValueNet};
-use crate::encode::planes::{encode_into, PLANES};
-use crate::encode::ENCODING_VERSION;
+use crate::encode::Encoding;
 use crate::rules::Position;
 
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -45,11 +44,13 @@ pub enum CheckpointError {
         found: String,
         expected: String,
     },
-    #[error("checkpoint {path} uses encoding version {found}; this build uses {expected}")]
+    #[error(
+        "checkpoint {path} uses encoding version {found}; this build knows versions 1 to {newest}"
+    )]
     WrongEncoding {
         path: PathBuf,
         found: u32,
-        expected: u32,
+        newest: u32,
     },
     #[error("checkpoint {path}: weights do not match the architecture in its sidecar ({message})")]
     Weights { path: PathBuf, message: String },
@@ -68,17 +69,29 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
 }
 
 impl Network {
-    /// A randomly initialised network for `variant` (seeded through `tch::manual_seed`).
+    /// A randomly initialised network for `variant` under the current encoding (seeded through
+    /// `tch::manual_seed`).
     pub fn new(variant: &str, architecture: Architecture, device: Device, seed: u64) -> Network {
+        Network::with_encoding(variant, architecture, Encoding::CURRENT, device, seed)
+    }
+
+    /// The same under a given encoding (an older one, to compare against networks made with it).
+    pub fn with_encoding(
+        variant: &str,
+        architecture: Architecture,
+        encoding: Encoding,
+        device: Device,
+        seed: u64,
+    ) -> Network {
         tch::manual_seed(seed as i64);
         let vs = VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), architecture);
+        let net = PolicyValueNet::new(&vs.root(), architecture, encoding.planes());
         let meta = CheckpointMeta {
             format: CHECKPOINT_FORMAT,
             variant: variant.to_string(),
             architecture,
-            encoding_version: ENCODING_VERSION,
-            planes: PLANES,
+            encoding_version: encoding.version(),
+            planes: encoding.planes(),
             step: 0,
             generation: 0,
         };
@@ -122,22 +135,27 @@ impl Network {
                 message: format!("format {} (this build reads {CHECKPOINT_FORMAT}), {} blocks x {} channels (1..=64 x 1..=1024)", meta.format, arch.blocks, arch.channels),
             });
         }
-        if meta.planes != PLANES {
-            return Err(CheckpointError::Sidecar {
-                path: path.to_path_buf(),
-                sidecar,
-                message: format!("{} input planes, this build encodes {PLANES}", meta.planes),
-            });
-        }
-        if meta.encoding_version != ENCODING_VERSION {
+        let Some(encoding) = Encoding::from_version(meta.encoding_version) else {
             return Err(CheckpointError::WrongEncoding {
                 path: path.to_path_buf(),
                 found: meta.encoding_version,
-                expected: ENCODING_VERSION,
+                newest: Encoding::CURRENT.version(),
+            });
+        };
+        if meta.planes != encoding.planes() {
+            return Err(CheckpointError::Sidecar {
+                path: path.to_path_buf(),
+                sidecar,
+                message: format!(
+                    "{} input planes, encoding version {} has {}",
+                    meta.planes,
+                    encoding.version(),
+                    encoding.planes()
+                ),
             });
         }
         let mut vs = VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), meta.architecture);
+        let net = PolicyValueNet::new(&vs.root(), meta.architecture, encoding.planes());
         if !path.exists() {
             return Err(CheckpointError::Io {
                 path: path.to_path_buf(),
@@ -184,25 +202,32 @@ impl Network {
         self.vs.device()
     }
 
+    /// The input encoding these weights were trained on (checked when loaded).
+    pub fn encoding(&self) -> Encoding {
+        Encoding::from_version(self.meta.encoding_version).unwrap_or(Encoding::CURRENT)
+    }
+
     /// Policy logits and values for a batch of positions of one variant (inference mode).
     pub fn evaluate(&self, positions: &[&Position]) -> (Vec<f32>, Vec<f32>) {
         let Some(first) = positions.first() else {
             return (vec![], vec![]);
         };
         let size = first.variant().size;
-        let per = PLANES * size * size;
+        let encoding = self.encoding();
+        let per = encoding.planes() * size * size;
         let mut input = vec![0.0f32; per * positions.len()];
         for (pos, chunk) in positions.iter().zip(input.chunks_mut(per)) {
-            encode_into(pos, chunk);
+            encoding.encode_into(pos, chunk);
         }
         self.evaluate_planes(&input, positions.len(), size)
     }
 
-    /// The same from already encoded planes (`n * PLANES * size * size` floats).
+    /// The same from planes already encoded under `self.encoding()` (`n * planes * size * size`
+    /// floats).
     pub fn evaluate_planes(&self, planes: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
         tch::no_grad(|| {
             let x = Tensor::from_slice(planes)
-                .view([n as i64, PLANES as i64, size as i64, size as i64])
+                .view([n as i64, -1, size as i64, size as i64])
                 .to_device(self.device());
             let (policy, value) = self.net.forward(&x, false);
             let policy = policy.to_device(Device::Cpu).to_kind(tch::Kind::Float);
@@ -298,6 +323,43 @@ mod tests {
         assert!(err.to_string().contains("do not match"), "{err}");
         std::fs::write(sidecar_path(&path), "{ not json").expect("writes");
         assert!(Network::load(&path, None, Device::Cpu).is_err());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn networks_of_the_older_encoding_load_and_read_their_own_planes() {
+        let dir = std::env::temp_dir().join(format!("tavlei-ckpt-v1-{}", std::process::id()));
+        let path = dir.join("old.safetensors");
+        let arch = Architecture {
+            blocks: 1,
+            channels: 8,
+        };
+        let old = Network::with_encoding("brandubh", arch, Encoding::V1, Device::Cpu, 5);
+        old.save(&path).expect("saves");
+        let loaded = Network::load(&path, Some("brandubh"), Device::Cpu).expect("loads");
+        assert_eq!(loaded.encoding(), Encoding::V1);
+        assert_eq!(loaded.meta.planes, 14);
+        let v = Variant::load("brandubh").expect("preset");
+        let pos = Position::start(&v);
+        assert_eq!(old.evaluate(&[&pos]), loaded.evaluate(&[&pos]));
+        // a version this build does not know, and planes that do not fit the version
+        for (version, planes, expected) in [
+            (9, 14, "knows versions 1 to 2"),
+            (1, 16, "16 input planes, encoding version 1 has 14"),
+        ] {
+            let mut meta = old.meta.clone();
+            meta.encoding_version = version;
+            meta.planes = planes;
+            std::fs::write(
+                sidecar_path(&path),
+                serde_json::to_string(&meta).expect("json"),
+            )
+            .expect("writes");
+            let err = Network::load(&path, None, Device::Cpu)
+                .err()
+                .expect("refused");
+            assert!(err.to_string().contains(expected), "{err}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 }

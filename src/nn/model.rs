@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use tch::nn::{self, ModuleT};
 use tch::Tensor;
 
-use crate::encode::planes::PLANES;
 use crate::encode::policy::POLICY_CHANNELS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,10 +63,11 @@ pub struct PolicyValueNet {
 }
 
 impl PolicyValueNet {
-    pub fn new(p: &nn::Path, arch: Architecture) -> PolicyValueNet {
+    /// A network reading `planes` input planes (those of its encoding).
+    pub fn new(p: &nn::Path, arch: Architecture, planes: usize) -> PolicyValueNet {
         let c = arch.channels;
         PolicyValueNet {
-            stem: ConvBn::new(&(p / "stem"), PLANES as i64, c, 3),
+            stem: ConvBn::new(&(p / "stem"), planes as i64, c, 3),
             blocks: (0..arch.blocks)
                 .map(|i| {
                     let b = p / format!("block{i}");
@@ -92,7 +92,7 @@ impl PolicyValueNet {
         }
     }
 
-    /// `x`: `[N, PLANES, S, S]`. Returns policy logits `[N, POLICY_CHANNELS*S*S + 2]` (indexed as
+    /// `x`: `[N, planes, S, S]`. Returns policy logits `[N, POLICY_CHANNELS*S*S + 2]` (indexed as
     /// `encode::policy`) and values `[N]` in (-1, 1).
     pub fn forward(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
         let mut h = self.stem.forward(x, train).relu();

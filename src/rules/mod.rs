@@ -24,7 +24,7 @@ pub use error::RulesError;
 pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, PieceKind, Side};
-pub use position::Position;
+pub use position::{Position, RecordedState};
 pub use rules::Rules;
 pub use square::Square;
 pub use symmetry::Symmetry;

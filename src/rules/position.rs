@@ -375,23 +375,36 @@ impl Position {
             .then_some(Outcome::win(Side::Defenders, Reason::KingEscaped))
     }
 
-    /// Restores the counters and the pending berserk piece of a recorded position (a training
-    /// sample, say); the repetition history starts afresh from here.
-    pub fn restore_state(&mut self, ply: u32, plies_since_capture: u32, berserk: Option<Square>) {
-        self.ply = ply;
-        self.passes = 0;
-        self.plies_since_capture = plies_since_capture;
+    /// Restores the counters, the pending berserk piece and the occurrence count of a recorded
+    /// position (a training sample, say). The earlier positions are not known: the repetition
+    /// history holds this position `occurrences` times (at least once) and nothing else.
+    pub fn restore_state(&mut self, state: &RecordedState) {
+        self.ply = state.ply;
+        self.passes = state.passes.min(state.ply);
+        self.plies_since_capture = state.plies_since_capture;
         if let Some(b) = self.berserk.take() {
             self.hash ^= self.variant.zobrist.berserk[b as usize];
         }
-        if let Some(b) = berserk {
+        if let Some(b) = state.berserk {
             self.berserk = Some(b);
             self.hash ^= self.variant.zobrist.berserk[b as usize];
         }
-        self.history = vec![self.hash];
+        self.history = vec![self.hash; state.occurrences.max(1) as usize];
     }
 
-    /// The position under a symmetry of the variant (history is not carried over).
+    /// The counters `restore_state` takes back, as this position has them.
+    pub fn recorded_state(&self) -> RecordedState {
+        RecordedState {
+            ply: self.ply,
+            passes: self.passes,
+            plies_since_capture: self.plies_since_capture,
+            berserk: self.berserk,
+            occurrences: self.occurrences().min(u8::MAX as usize) as u8,
+        }
+    }
+
+    /// The position under a symmetry of the variant (earlier positions are not carried over; the
+    /// occurrence count of this one is).
     pub fn transformed(&self, sym: Symmetry) -> Position {
         let size = self.variant.size;
         let mut cells = vec![EMPTY; self.variant.squares];
@@ -409,10 +422,24 @@ impl Position {
             let image = sym.apply(b, size);
             pos.berserk = Some(image);
             pos.hash ^= self.variant.zobrist.berserk[image as usize];
-            pos.history = vec![pos.hash];
         }
+        // the earlier positions are not carried over, but how often this one occurred is
+        pos.history = vec![pos.hash; self.occurrences().max(1)];
         pos
     }
+}
+
+/// What a recorded position needs besides its board and side to move: the counters the caps and
+/// the network look at, a pending berserk piece, and how often the position had occurred.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordedState {
+    pub ply: u32,
+    /// Forced passes among `ply` (parity die).
+    pub passes: u32,
+    pub plies_since_capture: u32,
+    pub berserk: Option<Square>,
+    /// Occurrences of the position since the last capture, this one included.
+    pub occurrences: u8,
 }
 
 impl std::fmt::Debug for Position {

@@ -1,6 +1,6 @@
 //! A bounded evaluation cache: transpositions and revisited positions skip the evaluator. The key
 //! holds everything an evaluator sees (`cache_key`: board, side to move, berserk piece, die roll,
-//! both ply counters and how often the position has occurred), so a hit returns exactly what the
+//! the ply counters and how often the position has occurred), so a hit returns exactly what the
 //! evaluator would. Variants whose legal moves depend on the history (the repetition ban) get no
 //! cache at all, and an entry is only used for the same number of moves.
 
@@ -18,14 +18,16 @@ fn spread(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The cache key of a position: its hash with the die roll (`Position::key`), the plies (the
-/// network's progress planes), the plies since the last capture and the occurrences of the
-/// position (what the repetition rule and the network's history see).
+/// The cache key of a position: its hash with the die roll (`Position::key`), the plies and the
+/// plies the length cap counts (the progress plane of either encoding), the plies since the last
+/// capture and the occurrences of the position (what the repetition rule and the network's
+/// repetition planes see).
 pub fn cache_key(pos: &Position) -> u64 {
     pos.key()
         ^ spread(pos.ply() as u64)
         ^ spread((1 << 32) | pos.plies_since_capture() as u64)
         ^ spread((2 << 32) | pos.occurrences() as u64)
+        ^ spread((3 << 32) | pos.counted_plies() as u64)
 }
 
 pub struct EvalCache {
@@ -113,5 +115,30 @@ mod tests {
         );
         // a different number of legal moves is never served
         assert_eq!(cache.get(&start, moves.len() + 1), None);
+    }
+
+    #[test]
+    fn positions_with_one_key_look_the_same_to_the_network() {
+        // same board, ply, plies since capture and occurrences; only the passes differ, and with
+        // them the progress plane of encoding 2
+        let v = Variant::load("brandubh").expect("preset");
+        let state = crate::rules::RecordedState {
+            ply: 6,
+            passes: 0,
+            plies_since_capture: 6,
+            berserk: None,
+            occurrences: 1,
+        };
+        let mut a = Position::start(&v);
+        a.restore_state(&state);
+        let mut b = Position::start(&v);
+        b.restore_state(&crate::rules::RecordedState { passes: 2, ..state });
+        let enc = crate::encode::Encoding::CURRENT;
+        assert_ne!(enc.encode(&a), enc.encode(&b));
+        assert_ne!(cache_key(&a), cache_key(&b));
+        let mut c = Position::start(&v);
+        c.restore_state(&state);
+        assert_eq!(cache_key(&a), cache_key(&c));
+        assert_eq!(enc.encode(&a), enc.encode(&c));
     }
 }

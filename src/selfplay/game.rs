@@ -121,14 +121,17 @@ impl Game {
             .expect("a position that is not over has a legal move");
         if self.full {
             let p = &self.position;
+            let state = p.recorded_state();
             self.samples.push(Sample {
                 game_id: self.id,
-                ply: p.ply(),
+                ply: state.ply,
                 cells: p.cells().to_vec(),
                 side_to_move: p.side_to_move(),
-                berserk: p.berserk_piece(),
+                berserk: state.berserk,
                 roll: p.roll(),
-                plies_since_capture: p.plies_since_capture(),
+                plies_since_capture: state.plies_since_capture,
+                passes: state.passes,
+                occurrences: state.occurrences,
                 policy: decision
                     .policy
                     .iter()

@@ -7,12 +7,12 @@ use rand::Rng;
 use tch::{Device, Tensor};
 
 use crate::data::{DataError, Sample};
-use crate::encode::planes::{encode_into, PLANES};
 use crate::encode::policy::{policy_permutation, policy_size};
+use crate::encode::Encoding;
 use crate::rules::{Symmetry, Variant};
 
 pub struct Batch {
-    /// `[B, PLANES, S, S]`
+    /// `[B, planes of the encoding, S, S]`
     pub planes: Tensor,
     /// `[B, P]` target probabilities (zero off the legal moves)
     pub policy: Tensor,
@@ -24,12 +24,14 @@ pub struct Batch {
 
 pub struct BatchBuilder {
     variant: Arc<Variant>,
+    /// The encoding of the network being trained.
+    encoding: Encoding,
     /// The symmetries used for augmentation, each with its policy permutation.
     symmetries: Vec<(Symmetry, Vec<usize>)>,
 }
 
 impl BatchBuilder {
-    pub fn new(variant: Arc<Variant>, augment: bool) -> BatchBuilder {
+    pub fn new(variant: Arc<Variant>, encoding: Encoding, augment: bool) -> BatchBuilder {
         let size = variant.size;
         let chosen: Vec<Symmetry> = if augment {
             variant.symmetries.clone()
@@ -42,6 +44,7 @@ impl BatchBuilder {
             .collect();
         BatchBuilder {
             variant,
+            encoding,
             symmetries,
         }
     }
@@ -53,7 +56,11 @@ impl BatchBuilder {
         device: Device,
     ) -> Result<Batch, DataError> {
         let v = &self.variant;
-        let (n, per, p) = (samples.len(), PLANES * v.squares, policy_size(v.size));
+        let (n, per, p) = (
+            samples.len(),
+            self.encoding.planes() * v.squares,
+            policy_size(v.size),
+        );
         let mut planes = vec![0.0f32; n * per];
         let mut policy = vec![0.0f32; n * p];
         let mut legal = vec![0.0f32; n * p];
@@ -66,7 +73,8 @@ impl BatchBuilder {
             } else {
                 pos.transformed(*sym)
             };
-            encode_into(&pos, &mut planes[i * per..(i + 1) * per]);
+            self.encoding
+                .encode_into(&pos, &mut planes[i * per..(i + 1) * per]);
             for &(index, prob) in &sample.policy {
                 let j = perm[index as usize];
                 policy[i * p + j] = prob;
@@ -77,7 +85,7 @@ impl BatchBuilder {
         let s = v.size as i64;
         Ok(Batch {
             planes: Tensor::from_slice(&planes)
-                .view([n as i64, PLANES as i64, s, s])
+                .view([n as i64, -1, s, s])
                 .to_device(device),
             policy: Tensor::from_slice(&policy)
                 .view([n as i64, p as i64])
