@@ -1,6 +1,7 @@
 //! The self-play loop on a tiny configuration: every stage leaves its files, the report and plots
 //! are written, and a rerun resumes instead of starting over.
 
+use tavlei::pipeline::ladder::generation_ladder;
 use tavlei::pipeline::run::{generation_dir, model_path};
 use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
 
@@ -27,6 +28,9 @@ fn tiny(generations: u32) -> PipelineConfig {
     cfg.train.log_every = 3;
     cfg.eval.pairs = 2;
     cfg.eval.simulations = 4;
+    cfg.eval.anchor_pairs = 1;
+    cfg.eval.anchor = "ab:t=1ms".into();
+    cfg.eval.ladder_pairs = 1;
     cfg
 }
 
@@ -37,7 +41,22 @@ fn generations_run_report_and_resume() {
     let first = run_pipeline(&tiny(1), &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
     assert_eq!(first.len(), 1);
     let g1 = model_path(&run, 1);
-    assert!(g1.exists() && generation_dir(&run, 1).join("match.json").exists());
+    for file in ["match.json", "vs-gen0.json", "vs-anchor.json"] {
+        assert!(generation_dir(&run, 1).join(file).exists(), "{file}");
+    }
+    // the direct measurements: both sides played, from the candidate's view
+    let anchor = first[0].against_anchor.as_ref().expect("anchor match");
+    assert_eq!(anchor.b, "ab:t=1ms");
+    assert!(
+        anchor.a.starts_with("net:") && anchor.a.ends_with(":t=1ms"),
+        "{}",
+        anchor.a
+    );
+    let side_games = |w: &tavlei::eval::matches::Wdl| w.wins + w.draws + w.losses;
+    assert_eq!(side_games(&anchor.as_attacker), 1);
+    assert_eq!(side_games(&anchor.as_defender), 1);
+    let first_match = first[0].against_first.as_ref().expect("gen 0 match");
+    assert!(first_match.b.contains("gen-000"), "{}", first_match.b);
     assert!(generation_dir(&run, 0)
         .join("selfplay")
         .join("shard-00000.shard")
@@ -58,22 +77,42 @@ fn generations_run_report_and_resume() {
     );
     assert!(model_path(&run, 2).exists());
     assert_eq!(records[0].selfplay.games, 6);
+    let cfg = tiny(2);
+    let ladder = generation_ladder(&cfg, &run, 2, tch::Device::Cpu, &mut Quiet)
+        .expect("ladder")
+        .expect("two generations make a ladder");
+    assert_eq!(ladder.generations, vec![0, 1, 2]);
+    assert_eq!(ladder.ratings[0].elo, 0.0, "relative to generation 0");
+    assert_eq!(ladder.report.games, 3 * 2);
+    let stamp = std::fs::metadata(run.join("ladder.json"))
+        .and_then(|m| m.modified())
+        .expect("ladder.json");
+    generation_ladder(&cfg, &run, 2, tch::Device::Cpu, &mut Quiet).expect("stored ladder");
+    assert_eq!(
+        std::fs::metadata(run.join("ladder.json"))
+            .and_then(|m| m.modified())
+            .expect("mtime"),
+        stamp,
+        "the same networks are not rated again"
+    );
     let text = tavlei::pipeline::report::write_report(
         &run,
         "brandubh",
-        tavlei::pipeline::config::Gating::None,
+        &cfg.eval,
         &records,
-        None,
+        Some(&ladder),
         1.0,
     )
     .expect("report");
-    assert!(text.contains("| 1 | 6 |"), "{text}");
+    assert!(text.contains("| 1 | gen 1 | 6 |"), "{text}");
+    assert!(text.contains("## Ladder of all generations"), "{text}");
+    assert!(text.contains("| gen 2 | "), "{text}");
     // without gating every candidate is taken, and the table says so instead of "yes"
     assert!(
         text.contains("| no gating |") && !text.contains("| yes |"),
         "{text}"
     );
-    assert!(text.contains("not a direct measurement"), "{text}");
+    assert!(text.contains("It is not a direct measurement"), "{text}");
     for plot in ["elo.svg", "attacker_rate.svg", "losses.svg", "summary.md"] {
         assert!(run.join(plot).exists(), "{plot} missing");
     }

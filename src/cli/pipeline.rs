@@ -1,5 +1,5 @@
-//! `tavlei pipeline --config FILE --run-dir DIR`: the self-play loop, its final comparisons, a
-//! balance table of the last network, and the report.
+//! `tavlei pipeline --config FILE --run-dir DIR`: the self-play loop with its direct measurements,
+//! the closing ladder of all generations, a balance table of the last network, and the report.
 
 use std::path::PathBuf;
 
@@ -9,8 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::eval::balance::{run_balance, store_path};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
-use tavlei::pipeline::report::{write_report, FinalMatches};
-use tavlei::pipeline::run::{agents_match, model_path, MatchPlan};
+use tavlei::pipeline::ladder::generation_ladder;
+use tavlei::pipeline::report::write_report;
+use tavlei::pipeline::run::model_path;
 use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
 use tavlei::report::table::render;
 use tavlei::rules::{Position, Variant};
@@ -90,40 +91,8 @@ pub fn run(args: PipelineArgs) -> Result<()> {
         .map_or(0, |r| r.generation + 1);
     let best_model = model_path(&args.run_dir, best);
     let sims = cfg.eval.simulations;
-    let finals_path = args.run_dir.join("final.json");
-    let mine = format!("net:{}:{sims}", best_model.display());
-    // final.json belongs to the network it measured: a run extended with more generations (a
-    // new best) measures again
-    let stored = tavlei::pipeline::run::read_json::<FinalMatches>(&finals_path)
-        .filter(|f| f.against_first.a == mine && f.against_mcts.a == mine);
-    let finals = match stored {
-        Some(f) => f,
-        None => {
-            display.stage(cfg.generations - 1, "final/g0", cfg.eval.final_pairs * 2);
-            let first = format!("net:{}:{sims}", model_path(&args.run_dir, 0).display());
-            let plan = MatchPlan {
-                specs: [mine.clone(), first],
-                pairs: cfg.eval.final_pairs,
-                sprt: None,
-                seed: cfg.seed ^ 0xF1,
-            };
-            let against_first = agents_match(&cfg, device, &start, plan, &mut display)?;
-            display.stage(cfg.generations - 1, "final/mcts", cfg.eval.final_pairs * 2);
-            let plan = MatchPlan {
-                specs: [mine.clone(), format!("mcts:{sims}")],
-                pairs: cfg.eval.final_pairs,
-                sprt: None,
-                seed: cfg.seed ^ 0xF2,
-            };
-            let against_mcts = agents_match(&cfg, device, &start, plan, &mut display)?;
-            let f = FinalMatches {
-                against_first,
-                against_mcts,
-            };
-            tavlei::report::plot::write_atomic(&finals_path, &serde_json::to_string_pretty(&f)?)?;
-            f
-        }
-    };
+    let last = records.last().map_or(0, |r| r.generation + 1);
+    let ladder = generation_ladder(&cfg, &args.run_dir, last, device, &mut display)?;
     let mut balance = None;
     if args.balance_games > 0 {
         display.stage(cfg.generations - 1, "balance", args.balance_games);
@@ -156,9 +125,9 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     let summary = write_report(
         &args.run_dir,
         variant.name(),
-        cfg.eval.gating,
+        &cfg.eval,
         &records,
-        Some(&finals),
+        ladder.as_ref(),
         clock.elapsed().as_secs_f64(),
     )?;
     println!("{summary}");

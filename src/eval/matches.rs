@@ -233,7 +233,7 @@ fn complete_pairs(done: &std::collections::BTreeMap<u64, GameResult>) -> Vec<Gam
         .collect()
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LadderReport {
     pub agents: Vec<String>,
     pub ratings: Vec<Rating>,

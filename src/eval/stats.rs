@@ -502,7 +502,7 @@ impl SprtDecision {
 // Bradley–Terry
 
 /// A player's rating: Elo relative to the mean of all players, with an interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     pub elo: f64,
     pub low: f64,

@@ -28,9 +28,36 @@ pub struct EvalSettings {
     pub threshold: f64,
     /// `elo0,elo1,alpha,beta` for `gating = "sprt"`.
     pub sprt: String,
-    /// Pairs of the final matches (last network against generation 0 and against pure MCTS).
-    pub final_pairs: u64,
+    /// Pairs each candidate plays against each fixed anchor: generation 0 (at `simulations`)
+    /// and the classical `anchor` (at equal time). 0 skips these direct measurements.
+    pub anchor_pairs: u64,
+    /// The classical anchor: an agent spec with a time budget (`ab:t=20ms`); the candidate
+    /// plays it with the same time per move.
+    pub anchor: String,
+    /// Pairs between every two generations' networks in the closing Bradley-Terry ladder (0:
+    /// no ladder).
+    pub ladder_pairs: u64,
     pub concurrent: usize,
+}
+
+impl EvalSettings {
+    /// The anchor's time budget as spec text (`t=20ms`), which the candidate also gets.
+    pub fn anchor_budget(&self) -> &str {
+        self.anchor.rsplit_once(':').map_or("", |(_, b)| b)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        use crate::eval::agent::{AgentKind, AgentSpec};
+        use crate::search::Budget;
+        let spec = AgentSpec::parse(&self.anchor).map_err(|e| format!("eval.anchor: {e}"))?;
+        if matches!(spec.kind, AgentKind::Network(_)) || !matches!(spec.budget, Budget::Time(_)) {
+            return Err(format!(
+                "eval.anchor `{}` must be a classical agent with a time per move (ab:t=20ms, mcts:t=20ms)",
+                self.anchor
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -69,6 +96,7 @@ impl PipelineConfig {
         })?;
         cfg.selfplay.validate()?;
         cfg.train.validate()?;
+        cfg.eval.validate()?;
         if cfg.generations == 0 || cfg.games_per_generation == 0 || cfg.window_generations == 0 {
             return Err(
                 "generations, games_per_generation and window_generations must be at least 1"

@@ -1,8 +1,10 @@
 //! The self-play loop: generations of self-play with the best network, training on the replay
-//! window, and a paired match of the new network against the best (optionally gating). Every
-//! stage leaves its result on disk, so rerunning the same command resumes a killed run.
+//! window, a paired match of the new network against the best (optionally gating), direct matches
+//! against fixed anchors, and a closing ladder of all generations. Every stage leaves its result
+//! on disk, so rerunning the same command resumes a killed run.
 
 pub mod config;
+pub mod ladder;
 pub mod report;
 pub mod run;
 

@@ -1,20 +1,16 @@
-//! The pipeline's report: `summary.md` and plots (Elo by generation, attacker win rate by
-//! generation, training losses).
+//! The pipeline's report: `summary.md` and plots (direct Elo by generation, self-play outcomes by
+//! generation, training losses). Every Elo figure is a direct measurement against a fixed anchor
+//! or the closing ladder; the chain of successive matches is shown only as such.
 
 use std::path::Path;
 
-use super::config::Gating;
+use super::config::{EvalSettings, Gating};
+use super::ladder::GenerationLadder;
 use super::run::{generation_dir, GenerationRecord};
-use crate::eval::matches::MatchReport;
+use crate::eval::matches::{MatchReport, Wdl};
+use crate::eval::stats::EloEstimate;
 use crate::report::plot::{line_chart, write_atomic, Series};
 use crate::train::metrics::read_rows;
-
-/// Final comparisons of the last network.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct FinalMatches {
-    pub against_first: MatchReport,
-    pub against_mcts: MatchReport,
-}
 
 fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {
     let f = |x: f64| {
@@ -29,8 +25,17 @@ fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {
     format!("{} [{}, {}]", f(e.elo), f(e.low), f(e.high))
 }
 
-fn significant(m: &MatchReport) -> bool {
-    m.elo_pairs.low > 0.0
+fn wdl(w: &Wdl) -> String {
+    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+}
+
+/// A point of a direct-Elo series: finite centre, half the interval as the error bar (an
+/// infinite bound draws no bar).
+fn elo_point(x: f64, e: &EloEstimate) -> Option<(f64, f64, Option<f64>)> {
+    let half = (e.high - e.low) / 2.0;
+    e.elo
+        .is_finite()
+        .then_some((x, e.elo, half.is_finite().then_some(half)))
 }
 
 /// Writes summary.md and the plots; returns the summary text. `gating` says how candidates were
@@ -38,35 +43,52 @@ fn significant(m: &MatchReport) -> bool {
 pub fn write_report(
     run: &Path,
     variant: &str,
-    gating: Gating,
+    eval: &EvalSettings,
     records: &[GenerationRecord],
-    finals: Option<&FinalMatches>,
+    ladder: Option<&GenerationLadder>,
     seconds: f64,
 ) -> std::io::Result<String> {
-    // Elo by generation: the accepted candidates' gains add up (a chain of paired matches)
-    let mut elo = vec![(0.0, 0.0, Some(0.0))];
+    let gating = eval.gating;
+    // the chain of successive matches, kept only as a labelled secondary figure
     let mut total = 0.0;
-    let mut width2 = 0.0;
     for r in records {
         if let (Some(m), true) = (&r.candidate_match, r.accepted) {
             if m.elo_pairs.elo.is_finite() {
                 total += m.elo_pairs.elo;
             }
-            let half = (m.elo_pairs.high - m.elo_pairs.low) / 2.0;
-            if half.is_finite() {
-                width2 += half * half;
-            }
         }
-        elo.push(((r.generation + 1) as f64, total, Some(width2.sqrt())));
+    }
+    let direct = |name: String, f: fn(&GenerationRecord) -> Option<&MatchReport>| Series {
+        name,
+        points: records
+            .iter()
+            .filter_map(|r| f(r).and_then(|m| elo_point((r.generation + 1) as f64, &m.elo_pairs)))
+            .collect(),
+    };
+    let mut series = vec![
+        direct("vs generation 0 (equal simulations)".into(), |r| {
+            r.against_first.as_ref()
+        }),
+        direct(format!("vs {} (equal time)", eval.anchor), |r| {
+            r.against_anchor.as_ref()
+        }),
+    ];
+    if let Some(l) = ladder {
+        series.push(Series {
+            name: "ladder (Bradley-Terry, gen 0 = 0)".into(),
+            points: l
+                .generations
+                .iter()
+                .zip(&l.ratings)
+                .map(|(&g, r)| (g as f64, r.elo, Some((r.high - r.low) / 2.0)))
+                .collect(),
+        });
     }
     let chart = line_chart(
-        &format!("{variant}: Elo by generation (chained paired matches)"),
+        &format!("{variant}: direct Elo of each generation's network (95% intervals)"),
         "generation",
-        "Elo over generation 0",
-        &[Series {
-            name: "best network".into(),
-            points: elo.clone(),
-        }],
+        "Elo",
+        &series,
     );
     write_atomic(&run.join("elo.svg"), &chart)?;
     let rate = |f: fn(&GenerationRecord) -> u64| Series {
@@ -140,25 +162,52 @@ pub fn write_report(
         records.len(),
         seconds / 60.0
     );
-    md += "| gen | self-play games | attackers | defenders | draws | positions/s | new vs best: score | Elo (95%) | accepted |\n";
-    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    md += "Self-play: the games each generation's player produced (the data the next network trains on).\n\n";
+    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s |\n";
+    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for r in records {
         let s = &r.selfplay;
         let n = s.games.max(1) as f64;
-        let (score, e) = r
-            .candidate_match
-            .as_ref()
-            .map_or(("-".to_string(), "-".to_string()), |m| {
-                (format!("{:.3}", m.score), elo_text(&m.elo_pairs))
-            });
+        let pct = |x: u64| format!("{:.0}%", 100.0 * x as f64 / n);
         md += &format!(
-            "| {} | {} | {:.0}% | {:.0}% | {:.0}% | {:.0} | {score} | {e} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
             r.generation,
+            r.player
+                .map_or("pure MCTS".to_string(), |p| format!("gen {p}")),
             s.games,
-            100.0 * s.attacker_wins as f64 / n,
-            100.0 * s.defender_wins as f64 / n,
-            100.0 * s.draws as f64 / n,
+            pct(s.attacker_wins),
+            pct(s.defender_wins),
+            pct(s.draws),
+            pct(s.repetitions),
+            pct(s.length_caps),
+            s.mean_length,
             s.positions as f64 / s.seconds.max(1e-9),
+        );
+    }
+    md += &format!(
+        "\nEach candidate (the network trained on generation g's data is generation g+1), measured directly: against generation 0 at {} simulations and against `{}` at equal time per move ({} pairs each, the same openings every generation), and against the network that played its data (the gating match). Elo from paired games with 95% intervals; W-D-L per side from the candidate's view.\n\n",
+        eval.simulations, eval.anchor, eval.anchor_pairs
+    );
+    md += "| network | vs gen 0 | as attacker | as defender | vs anchor | as attacker | as defender | vs its player | accepted |\n";
+    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for r in records {
+        let cells = |m: Option<&MatchReport>| {
+            m.map_or(["-".to_string(), "-".into(), "-".into()], |m| {
+                [
+                    elo_text(&m.elo_pairs),
+                    wdl(&m.as_attacker),
+                    wdl(&m.as_defender),
+                ]
+            })
+        };
+        let [g0, g0a, g0d] = cells(r.against_first.as_ref());
+        let [an, ana, and] = cells(r.against_anchor.as_ref());
+        md += &format!(
+            "| gen {} | {g0} | {g0a} | {g0d} | {an} | {ana} | {and} | {} | {} |\n",
+            r.generation + 1,
+            r.candidate_match
+                .as_ref()
+                .map_or("-".to_string(), |m| elo_text(&m.elo_pairs)),
             match (gating, r.accepted) {
                 (Gating::None, _) => "no gating",
                 (_, true) => "yes",
@@ -166,27 +215,42 @@ pub fn write_report(
             }
         );
     }
-    let gain = total / records.len().max(1) as f64;
-    md += &format!("\nChained Elo of the best network over generation 0: {total:+.0} ({gain:+.0} per generation). This adds up the matches between successive networks and is not a direct measurement; the final matches below are.\n");
-    if let Some(f) = finals {
+    if let Some(last) = records.last() {
+        let g = last.generation + 1;
         md += "\n## Did it learn?\n\n";
         for (what, m) in [
-            ("generation 0 (the untrained network)", &f.against_first),
-            ("pure MCTS at equal simulations", &f.against_mcts),
+            ("generation 0 (equal simulations)", &last.against_first),
+            ("the classical anchor (equal time)", &last.against_anchor),
         ] {
+            let Some(m) = m else { continue };
+            let games = |w: &Wdl| w.wins + w.draws + w.losses;
             md += &format!(
-                "- Last network against {what}: score {:.3} over {} pairs, Elo {} — {}.\n",
+                "- Generation {g} against {what}: score {:.3} over {} pairs, Elo {} ({}); it won {} of {} games as attacker and {} of {} as defender.\n",
                 m.score,
                 m.pairs,
                 elo_text(&m.elo_pairs),
-                if significant(m) {
-                    "stronger, with significance (95% interval above 0)"
+                if m.elo_pairs.low > 0.0 {
+                    "stronger, the 95% interval above 0"
                 } else {
                     "not significantly stronger"
-                }
+                },
+                m.as_attacker.wins,
+                games(&m.as_attacker),
+                m.as_defender.wins,
+                games(&m.as_defender),
             );
         }
     }
+    if let Some(l) = ladder {
+        md += &format!(
+            "\n## Ladder of all generations\n\nEvery two networks played {} pairs at {} simulations ({} games); Bradley-Terry ratings relative to generation 0, with 95% intervals.\n\n| generation | Elo |\n| --- | --- |\n",
+            l.pairs, eval.simulations, l.report.games
+        );
+        for (g, r) in l.generations.iter().zip(&l.ratings) {
+            md += &format!("| {g} | {:+.0} [{:+.0}, {:+.0}] |\n", r.elo, r.low, r.high);
+        }
+    }
+    md += &format!("\nFor reference only, the chained figure: the gating matches of successive accepted networks add up to {total:+.0} Elo. It is not a direct measurement; the tables above are.\n");
     md += "\nPlots: `elo.svg`, `attacker_rate.svg`, `losses.svg`. Each generation's data, network, training metrics and match are under `gen-NNN/`.\n";
     write_atomic(&run.join("summary.md"), &md)?;
     Ok(md)

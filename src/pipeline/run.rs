@@ -1,5 +1,6 @@
 //! Running the generations. Each stage checks for its output first, so a rerun skips what is
-//! done: self-play shards (and `selfplay.json`), the trained checkpoint, `match.json`.
+//! done: self-play shards (and `selfplay.json`), the trained checkpoint, `match.json` and the
+//! direct measurements against the anchors (`vs-gen0.json`, `vs-anchor.json`).
 
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,7 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> PipelineError + '_ {
     }
 }
 
-fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), PipelineError> {
+pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), PipelineError> {
     let text = serde_json::to_string_pretty(value).map_err(|e| PipelineError::Io {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -86,6 +87,12 @@ pub struct GenerationRecord {
     pub selfplay: SelfplaySummary,
     /// The match of the network trained on this data against the player.
     pub candidate_match: Option<MatchReport>,
+    /// Direct measurements of that network: against generation 0 at equal simulations, and
+    /// against the classical anchor at equal time (absent when `anchor_pairs` is 0).
+    #[serde(default)]
+    pub against_first: Option<MatchReport>,
+    #[serde(default)]
+    pub against_anchor: Option<MatchReport>,
     pub accepted: bool,
 }
 
@@ -97,6 +104,14 @@ pub struct SelfplaySummary {
     pub attacker_wins: u64,
     pub defender_wins: u64,
     pub draws: u64,
+    /// Games that ended by the repetition rule (a draw or a defenders' loss, by variant) and by
+    /// a length cap (either cap).
+    #[serde(default)]
+    pub repetitions: u64,
+    #[serde(default)]
+    pub length_caps: u64,
+    #[serde(default)]
+    pub mean_length: f64,
     pub seconds: f64,
 }
 
@@ -109,7 +124,18 @@ impl SelfplaySummary {
         run: &GenerateSummary,
     ) -> Result<SelfplaySummary, PipelineError> {
         let stats = crate::data::Stats::of(&crate::data::read_dir(data, Some(variant))?);
+        let ended_by = |reason: &str| {
+            stats
+                .reasons
+                .iter()
+                .filter(|r| r.reason == reason)
+                .map(|r| r.games as u64)
+                .sum()
+        };
         Ok(SelfplaySummary {
+            repetitions: ended_by("repetition"),
+            length_caps: ended_by("length_cap"),
+            mean_length: stats.mean_length,
             games: stats.games as u64,
             positions: run.positions,
             samples: stats.samples as u64,
@@ -138,7 +164,7 @@ impl Progress for SelfplayBar<'_> {
     }
 }
 
-fn play_options(cfg: &PipelineConfig) -> PlayOptions {
+pub(crate) fn play_options(cfg: &PipelineConfig) -> PlayOptions {
     PlayOptions {
         concurrent: cfg.eval.concurrent,
         search: SearchConfig {
@@ -194,6 +220,66 @@ pub fn agents_match(
         },
     );
     Ok(report)
+}
+
+/// The candidate of generation `candidate` against generation 0 (equal simulations) and the
+/// classical anchor (equal time), each match stored in the candidate's directory. Every
+/// generation uses the same seeds, so the candidates meet the anchors in the same openings.
+fn measure_against_anchors(
+    cfg: &PipelineConfig,
+    run: &Path,
+    candidate: u32,
+    device: tch::Device,
+    start: &Position,
+    g: u32,
+    progress: &mut dyn PipelineProgress,
+) -> Result<[Option<MatchReport>; 2], PipelineError> {
+    if cfg.eval.anchor_pairs == 0 {
+        return Ok([None, None]);
+    }
+    let sims = cfg.eval.simulations;
+    let net = model_path(run, candidate);
+    let plans = [
+        (
+            "vs-gen0.json",
+            "vs gen 0",
+            [
+                format!("net:{}:{sims}", net.display()),
+                format!("net:{}:{sims}", model_path(run, 0).display()),
+            ],
+            0xA0,
+        ),
+        (
+            "vs-anchor.json",
+            "vs anchor",
+            [
+                format!("net:{}:{}", net.display(), cfg.eval.anchor_budget()),
+                cfg.eval.anchor.clone(),
+            ],
+            0xA1,
+        ),
+    ];
+    let mut out = [None, None];
+    for (slot, (file, stage, specs, salt)) in out.iter_mut().zip(plans) {
+        let path = generation_dir(run, candidate).join(file);
+        let report = match read_json::<MatchReport>(&path) {
+            Some(r) => r,
+            None => {
+                progress.stage(g, stage, cfg.eval.anchor_pairs * 2);
+                let plan = MatchPlan {
+                    specs,
+                    pairs: cfg.eval.anchor_pairs,
+                    sprt: None,
+                    seed: cfg.seed ^ salt,
+                };
+                let r = agents_match(cfg, device, start, plan, progress)?;
+                write_json(&path, &r)?;
+                r
+            }
+        };
+        *slot = Some(report);
+    }
+    Ok(out)
 }
 
 /// Runs (or resumes) the whole pipeline in `run`.
@@ -337,11 +423,16 @@ pub fn run_pipeline(
             Gating::Score => report.score >= cfg.eval.threshold,
             Gating::Sprt => report.sprt.as_ref().is_some_and(|s| s.llr >= s.upper),
         };
+        // 4. direct measurements of the candidate against the fixed anchors
+        let [against_first, against_anchor] =
+            measure_against_anchors(cfg, run, candidate, device, &start, g, progress)?;
         records.push(GenerationRecord {
             generation: g,
             player: (!bootstrap).then_some(best),
             selfplay,
             candidate_match: Some(report),
+            against_first,
+            against_anchor,
             accepted,
         });
         if accepted {

@@ -1,0 +1,90 @@
+//! The closing ladder: every generation's network against every other at equal simulations,
+//! rated together (Bradley-Terry) and shown relative to generation 0. It is stored in
+//! `ladder.json` with the networks it rated; a run extended with more generations rates again.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::config::PipelineConfig;
+use super::run::{model_path, read_json, write_json, PipelineError, PipelineProgress};
+use crate::eval::matches::{run_ladder, LadderReport};
+use crate::eval::stats::Rating;
+use crate::eval::{Agent, AgentSpec};
+use crate::rules::Position;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GenerationLadder {
+    /// The generations rated, in the order of `ratings`.
+    pub generations: Vec<u32>,
+    /// Each generation's Elo minus generation 0's (the interval is the rating's own, about the
+    /// players' mean, shifted with it).
+    pub ratings: Vec<Rating>,
+    pub pairs: u64,
+    pub report: LadderReport,
+}
+
+/// Rates generations `0..=last` (stored result reused when it rated the same networks).
+pub fn generation_ladder(
+    cfg: &PipelineConfig,
+    run: &Path,
+    last: u32,
+    device: tch::Device,
+    progress: &mut dyn PipelineProgress,
+) -> Result<Option<GenerationLadder>, PipelineError> {
+    if cfg.eval.ladder_pairs == 0 || last == 0 {
+        return Ok(None);
+    }
+    let sims = cfg.eval.simulations;
+    let specs: Vec<String> = (0..=last)
+        .map(|g| format!("net:{}:{sims}", model_path(run, g).display()))
+        .collect();
+    let path = run.join("ladder.json");
+    if let Some(stored) = read_json::<GenerationLadder>(&path)
+        .filter(|l| l.report.agents == specs && l.pairs == cfg.eval.ladder_pairs)
+    {
+        return Ok(Some(stored));
+    }
+    let n = specs.len() as u64;
+    progress.stage(last, "ladder", n * (n - 1) / 2 * cfg.eval.ladder_pairs * 2);
+    let mut agents = Vec::new();
+    for s in &specs {
+        agents.push(Agent::load(
+            &AgentSpec::parse(s)?,
+            &cfg.variant,
+            device,
+            cfg.seed,
+        )?);
+    }
+    let variant = crate::rules::Variant::load(&cfg.variant)?;
+    let mut done = 0;
+    let (report, _) = run_ladder(
+        &Position::start(&variant),
+        &mut agents,
+        cfg.eval.ladder_pairs,
+        &super::run::play_options(cfg),
+        cfg.seed ^ 0x1ADD,
+        &mut |_| {
+            done += 1;
+            progress.advance(done, "");
+        },
+    );
+    let base = report.ratings[0].elo;
+    let ratings = report
+        .ratings
+        .iter()
+        .map(|r| Rating {
+            elo: r.elo - base,
+            low: r.low - base,
+            high: r.high - base,
+        })
+        .collect();
+    let ladder = GenerationLadder {
+        generations: (0..=last).collect(),
+        ratings,
+        pairs: cfg.eval.ladder_pairs,
+        report,
+    };
+    write_json(&path, &ladder)?;
+    Ok(Some(ladder))
+}
