@@ -124,3 +124,50 @@ fn generations_run_report_and_resume() {
     assert!(err.to_string().contains("another configuration"), "{err}");
     std::fs::remove_dir_all(&run).ok();
 }
+
+#[test]
+fn bad_anchor_or_encoding_settings_are_refused_by_name() {
+    let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("shipped config");
+    for (from, to, expected) in [
+        ("encoding = 2", "encoding = 9", "encoding 9"),
+        (
+            "anchor = \"ab:t=20ms\"",
+            "anchor = \"ab:3\"",
+            "must be a classical agent with a time per move",
+        ),
+        (
+            "anchor = \"ab:t=20ms\"",
+            "anchor = \"net:models/brandubh.safetensors:t=20ms\"",
+            "must be a classical agent",
+        ),
+        (
+            "anchor = \"ab:t=20ms\"",
+            "anchor = \"ab:t=fast\"",
+            "eval.anchor",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let err = PipelineConfig::parse(&text.replace(from, to)).expect_err(to);
+        assert!(err.contains(expected), "{to}: {err}");
+    }
+}
+
+#[test]
+fn a_run_may_keep_the_older_encoding_to_measure_against() {
+    let run = std::env::temp_dir().join(format!("tavlei-pipeline-v1-{}", std::process::id()));
+    std::fs::remove_dir_all(&run).ok();
+    let mut cfg = tiny(1);
+    cfg.encoding = 1;
+    cfg.eval.anchor_pairs = 0;
+    run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
+    for g in [0, 1] {
+        let net =
+            tavlei::nn::Network::load(&model_path(&run, g), None, tch::Device::Cpu).expect("loads");
+        assert_eq!(
+            net.encoding(),
+            tavlei::encode::Encoding::V1,
+            "generation {g}"
+        );
+    }
+    std::fs::remove_dir_all(&run).ok();
+}

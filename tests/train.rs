@@ -317,3 +317,25 @@ fn bad_input_gets_clear_errors() {
     assert_eq!(summary.skipped_shards, 1);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn discounted_value_targets_shrink_with_the_plies_left() {
+    let v = Variant::load("brandubh").expect("preset");
+    let samples = synthetic_samples(6);
+    let refs: Vec<&Sample> = samples.iter().collect();
+    let build = |discount: f64| {
+        let batch = BatchBuilder::new(v.clone(), Encoding::CURRENT, false)
+            .with_value_discount(discount)
+            .build(&refs, &mut ChaCha8Rng::seed_from_u64(1), tch::Device::Cpu)
+            .expect("batch");
+        Vec::<f32>::try_from(batch.value).expect("values")
+    };
+    let plain = build(1.0);
+    let halved = build(0.5);
+    for (i, s) in samples.iter().enumerate() {
+        assert_eq!(plain[i], s.result);
+        let left = (s.game_length - s.ply) as i32;
+        assert!(left > 0, "sample {i} is not the last position");
+        assert_eq!(halved[i], s.result * 0.5f32.powi(left), "sample {i}");
+    }
+}

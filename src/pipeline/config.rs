@@ -74,6 +74,9 @@ pub struct PipelineConfig {
     /// Generations of self-play data the replay window spans.
     pub window_generations: u32,
     pub network: Architecture,
+    /// The input encoding of the run's networks (`encode::Encoding`; 2, the current one, sees
+    /// repetition; 1 is kept to measure against).
+    pub encoding: u32,
     pub selfplay: SelfplayConfig,
     pub train: TrainConfig,
     pub eval: EvalSettings,
@@ -97,6 +100,13 @@ impl PipelineConfig {
         cfg.selfplay.validate()?;
         cfg.train.validate()?;
         cfg.eval.validate()?;
+        if crate::encode::Encoding::from_version(cfg.encoding).is_none() {
+            return Err(format!(
+                "encoding {} is not a version this build knows (1 to {})",
+                cfg.encoding,
+                crate::encode::ENCODING_VERSION
+            ));
+        }
         if cfg.generations == 0 || cfg.games_per_generation == 0 || cfg.window_generations == 0 {
             return Err(
                 "generations, games_per_generation and window_generations must be at least 1"

@@ -314,7 +314,10 @@ pub fn run_pipeline(
     // generation 0: a fresh network
     let first = model_path(run, 0);
     if !crate::nn::checkpoint::sidecar_path(&first).exists() {
-        let mut net = Network::new(variant.name(), cfg.network, device, cfg.seed);
+        let encoding = crate::encode::Encoding::from_version(cfg.encoding)
+            .unwrap_or(crate::encode::Encoding::CURRENT);
+        let mut net =
+            Network::with_encoding(variant.name(), cfg.network, encoding, device, cfg.seed);
         net.meta.generation = 0;
         net.save(&first)?;
     }

@@ -18,7 +18,7 @@ pub struct Batch {
     pub policy: Tensor,
     /// `[B, P]` 1 on legal moves, 0 elsewhere
     pub legal: Tensor,
-    /// `[B]` final results from the side to move's view
+    /// `[B]` final results from the side to move's view (discounted by the plies left, if asked)
     pub value: Tensor,
 }
 
@@ -26,6 +26,8 @@ pub struct BatchBuilder {
     variant: Arc<Variant>,
     /// The encoding of the network being trained.
     encoding: Encoding,
+    /// `TrainConfig::value_discount`.
+    discount: f32,
     /// The symmetries used for augmentation, each with its policy permutation.
     symmetries: Vec<(Symmetry, Vec<usize>)>,
 }
@@ -45,7 +47,16 @@ impl BatchBuilder {
         BatchBuilder {
             variant,
             encoding,
+            discount: 1.0,
             symmetries,
+        }
+    }
+
+    /// Value targets discounted by the plies left in the game (`TrainConfig::value_discount`).
+    pub fn with_value_discount(self, discount: f64) -> BatchBuilder {
+        BatchBuilder {
+            discount: discount as f32,
+            ..self
         }
     }
 
@@ -80,7 +91,8 @@ impl BatchBuilder {
                 policy[i * p + j] = prob;
                 legal[i * p + j] = 1.0;
             }
-            value.push(sample.result);
+            let left = sample.game_length.saturating_sub(sample.ply);
+            value.push(sample.result * self.discount.powi(left.min(i32::MAX as u32) as i32));
         }
         let s = v.size as i64;
         Ok(Batch {

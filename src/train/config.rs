@@ -40,6 +40,12 @@ pub struct TrainConfig {
     pub milestones: Vec<u64>,
     /// Weight of the value loss against the policy loss.
     pub value_weight: f64,
+    /// The value target is the result times `value_discount ^ (plies left in the game)`: with
+    /// a discount below 1, a loss that comes later is worth more than a quick one (and a quick
+    /// win more than a slow one), which gives the side that loses most games something to learn.
+    /// 1 (the default) is the plain result.
+    #[serde(default = "no_discount")]
+    pub value_discount: f64,
     /// Random D4 symmetries of each sample, where the variant's rules allow them.
     pub augment: bool,
     /// bf16 autocast on CUDA (ignored on the CPU).
@@ -48,6 +54,10 @@ pub struct TrainConfig {
     pub log_every: u64,
     pub validate_every: u64,
     pub checkpoint_every: u64,
+}
+
+fn no_discount() -> f64 {
+    1.0
 }
 
 impl Default for TrainConfig {
@@ -66,6 +76,7 @@ impl Default for TrainConfig {
             final_lr_fraction: 0.1,
             milestones: vec![],
             value_weight: 1.0,
+            value_discount: 1.0,
             augment: true,
             mixed_precision: false,
             log_every: 10,
@@ -92,6 +103,9 @@ impl TrainConfig {
         }
         if !(0.0..1.0).contains(&self.validation_fraction) {
             return Err("validation_fraction must lie in [0, 1)".into());
+        }
+        if !(self.value_discount > 0.0 && self.value_discount <= 1.0) {
+            return Err("value_discount must lie in (0, 1]".into());
         }
         if self.learning_rate <= 0.0 {
             return Err("learning_rate must be positive".into());

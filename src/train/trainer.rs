@@ -242,8 +242,10 @@ pub fn train(
         (train_set, val)
     };
 
-    let builder = BatchBuilder::new(variant.clone(), net.encoding(), cfg.augment);
-    let plain = BatchBuilder::new(variant.clone(), net.encoding(), false);
+    let builder = BatchBuilder::new(variant.clone(), net.encoding(), cfg.augment)
+        .with_value_discount(cfg.value_discount);
+    let plain = BatchBuilder::new(variant.clone(), net.encoding(), false)
+        .with_value_discount(cfg.value_discount);
     let autocast = cfg.mixed_precision && req.device.is_cuda();
     let mut order: (u64, Vec<usize>) = (u64::MAX, vec![]);
     let mut interval = Totals::default();
