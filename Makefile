@@ -32,8 +32,8 @@ test: setup
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
 
-# The main job: a short self-play pipeline on Brandubh (about 5 minutes on 2 cores), then the
-# closing matches, a balance table and the report. Rerunning resumes; delete $(RUN_DIR) to redo it.
+# The main job: a short self-play pipeline on Brandubh (about 2.5 minutes on 2 cores), then the
+# direct measurements, the closing ladder, a balance table and the report. Rerunning resumes; delete $(RUN_DIR) to redo it.
 RUN_DIR ?= runs/make-run
 run: build
 	./target/release/tavlei pipeline --config configs/pipeline/brandubh.toml --run-dir $(RUN_DIR) $(RUN_ARGS)

@@ -122,6 +122,47 @@ fn sprt_stops_a_lopsided_match_early() {
     );
 }
 
+/// Classical agents' games are played apart on rayon's threads: one thread or two, the games,
+/// their moves and where an SPRT stops are the same.
+#[test]
+fn classical_games_do_not_depend_on_the_thread_count() {
+    let sprt = Sprt::parse("0,100,0.05,0.05").expect("valid");
+    let opts = PlayOptions {
+        concurrent: 6,
+        ..PlayOptions::default()
+    };
+    let play = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| {
+            let mut heard = Vec::new();
+            let (report, games) = run_match(
+                &start(),
+                &mut agents(&["mcts:24", "ab:1"]),
+                40,
+                Some(sprt),
+                &opts,
+                9,
+                &mut |r| heard.push(r.id),
+            );
+            (report.sprt.map(|s| s.pairs), games.len(), heard, games)
+        })
+    };
+    let (one_stop, one_len, one_heard, one) = play(1);
+    let (two_stop, two_len, two_heard, two) = play(2);
+    assert_eq!((one_stop, one_len), (two_stop, two_len));
+    assert_eq!(one_heard, two_heard, "results are heard in the same order");
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!((a.id, &a.moves, a.outcome), (b.id, &b.moves, b.outcome));
+    }
+    assert!(
+        one_len == 80 || one_len % 6 == 0,
+        "whole waves are played: {one_len}"
+    );
+}
+
 #[test]
 fn ladder_ranks_search_above_random() {
     let opts = PlayOptions {

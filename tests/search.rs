@@ -83,6 +83,36 @@ fn pure_mcts_blocks_an_escape_threat() {
 }
 
 #[test]
+fn immediate_wins_let_a_network_search_see_the_escape_it_must_stop() {
+    // a value-free evaluator: only the one-ply check of escapes tells the moves apart
+    let pos = board(&variant("brandubh"), ESCAPE_THREAT, Attackers);
+    let cfg = SearchConfig {
+        solver: false,
+        immediate_wins: true,
+        ..quiet()
+    };
+    for seed in 0..4 {
+        let mut tree = Tree::new(pos.clone());
+        let d = think(
+            &mut tree,
+            &mut UniformEvaluator,
+            120,
+            &cfg,
+            &mut ChaCha8Rng::seed_from_u64(seed),
+        )
+        .expect("a move");
+        assert_eq!(d.best.name(7), "g2-a2", "seed {seed}");
+        let share = d
+            .policy
+            .iter()
+            .find(|(m, _)| m.name(7) == "g2-a2")
+            .map_or(0.0, |&(_, p)| p);
+        assert!(share > 0.5, "the visits follow the block: {share}");
+        assert_eq!(d.proof, None, "nothing is proven without the solver");
+    }
+}
+
+#[test]
 fn visits_add_up_and_the_reused_tree_keeps_its_subtree() {
     let v = variant("tavlei");
     let mut tree = Tree::new(Position::start(&v));

@@ -10,7 +10,8 @@ OUT=experiments/learning
 declare -A BASE=(
   [brandubh-base]=brandubh [brandubh-enc1]=brandubh [brandubh-discount]=brandubh
   [brandubh-alpha]=brandubh [brandubh-sims]=brandubh [brandubh-solver]=brandubh
-  [tavlei-base]=tavlei [tavlei-enc1]=tavlei [tavlei-discount]=tavlei
+  [brandubh-wins]=brandubh [tavlei-base]=tavlei [tavlei-enc1]=tavlei [tavlei-discount]=tavlei
+  [tavlei-wins]=tavlei
 )
 # sed edits of the base config, one per experiment
 declare -A EDIT=(
@@ -20,9 +21,11 @@ declare -A EDIT=(
   [brandubh-alpha]='s/^dirichlet_alpha = 0.4/dirichlet_alpha = 0.4\ndirichlet_alpha_total = 10.0/'
   [brandubh-sims]='s/^simulations = 48/simulations = 96/; s/^fast_simulations = 12/fast_simulations = 24/'
   [brandubh-solver]='s/^solver = false/solver = true/'
+  [brandubh-wins]='s/^solver = false/solver = false\nimmediate_wins = true/'
   [tavlei-base]=''
   [tavlei-enc1]='s/^encoding = 2/encoding = 1/'
   [tavlei-discount]='s/^value_discount = 1.0/value_discount = 0.97/'
+  [tavlei-wins]='s/^solver = false/solver = false\nimmediate_wins = true/'
 )
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=(brandubh-base brandubh-enc1 brandubh-discount brandubh-alpha tavlei-base tavlei-enc1)

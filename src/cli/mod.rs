@@ -14,7 +14,7 @@ mod train;
 
 use std::sync::Arc;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use tavlei::rules::notation::{parse_otn, parse_side};
 use tavlei::rules::{Position, Variant};
@@ -29,6 +29,10 @@ struct Cli {
     /// More log output (-v info, -vv debug); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// Worker threads for games played apart (pure MCTS, alpha-beta, random) and other parallel
+    /// work; default: RAYON_NUM_THREADS, else every core. Results do not depend on it.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -70,6 +74,12 @@ enum Command {
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     init_logging(cli.verbose);
+    if let Some(n) = cli.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+            .context("setting up the worker threads")?;
+    }
     match cli.command {
         Command::Rules(cmd) => rules::run(cmd),
         Command::Perft(args) => perft::run(args),

@@ -189,6 +189,8 @@ pub struct Agent {
     pub spec: AgentSpec,
     pub evaluator: Option<Box<dyn Evaluator>>,
     pub alphabeta: Option<AlphaBeta>,
+    /// The seed it was loaded with (its rollouts and alpha-beta tie-breaks follow from it).
+    pub seed: u64,
 }
 
 impl Agent {
@@ -223,7 +225,15 @@ impl Agent {
             spec: spec.clone(),
             evaluator,
             alphabeta,
+            seed,
         })
+    }
+
+    /// Whether it plays without a network (random, pure MCTS, alpha-beta): such an agent's moves
+    /// depend only on the position, its seed and the game's own random numbers, so its games can
+    /// be played apart from each other.
+    pub fn is_classical(&self) -> bool {
+        !matches!(self.spec.kind, AgentKind::Network(_))
     }
 
     /// The alpha-beta limit of this agent's budget: a depth, or a time per move.

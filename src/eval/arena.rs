@@ -5,11 +5,16 @@
 //! other games' searches and the shared batches. So when any agent plays on a time budget, games
 //! are played one at a time: each move's clock then measures that game's own search (its
 //! evaluations included, in batches of one) and nothing else.
+//!
+//! Games between classical agents (random, pure MCTS, alpha-beta) share no batches: each is
+//! played alone, start to end, on one of rayon's threads (`--threads`, `RAYON_NUM_THREADS`), so a
+//! study uses every core. A timed move then has its thread to itself (one thread per core).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
-use super::agent::{Agent, AgentKind};
+use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Outcome, Position, Side};
 use crate::search::cache::EvalCache;
 use crate::search::evaluator::Request;
@@ -207,6 +212,11 @@ pub fn play_games(
     opts: &PlayOptions,
     on_result: &mut dyn FnMut(&GameResult) -> bool,
 ) -> Vec<GameResult> {
+    if agents.iter().all(Agent::is_classical) {
+        let specs: Vec<(AgentSpec, u64)> =
+            agents.iter().map(|a| (a.spec.clone(), a.seed)).collect();
+        return play_apart(start, &specs, setups, opts, on_result);
+    }
     let mut caches: Vec<EvalCache> = agents
         .iter()
         .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
@@ -271,4 +281,76 @@ pub fn play_games(
     }
     results.sort_by_key(|r| r.id);
     results
+}
+
+/// Games of classical agents, each played alone on rayon's threads. They go in waves of
+/// `opts.concurrent` games whose results reach `on_result` in the order of `setups`, so the games
+/// played, their results and where a stop falls do not depend on the number of threads: a game's
+/// moves follow from its position, its agents' seeds and its own random numbers only.
+fn play_apart(
+    start: &Position,
+    specs: &[(AgentSpec, u64)],
+    setups: &[GameSetup],
+    opts: &PlayOptions,
+    on_result: &mut dyn FnMut(&GameResult) -> bool,
+) -> Vec<GameResult> {
+    let mut results = Vec::with_capacity(setups.len());
+    for wave in setups.chunks(opts.concurrent.max(1)) {
+        let played: Vec<GameResult> = wave
+            .par_iter()
+            .map(|setup| play_alone(*setup, start, specs, opts))
+            .collect();
+        let mut go_on = true;
+        for r in played {
+            go_on &= on_result(&r);
+            results.push(r);
+        }
+        if !go_on {
+            break;
+        }
+    }
+    results.sort_by_key(|r| r.id);
+    results
+}
+
+/// One game between fresh copies of classical agents (their own evaluators, tables and caches).
+fn play_alone(
+    setup: GameSetup,
+    start: &Position,
+    specs: &[(AgentSpec, u64)],
+    opts: &PlayOptions,
+) -> GameResult {
+    let variant = start.variant().name();
+    let mut agents: Vec<Agent> = specs
+        .iter()
+        .map(|(spec, seed)| {
+            Agent::load(spec, variant, tch::Device::Cpu, *seed)
+                .expect("a classical agent loads without files")
+        })
+        .collect();
+    let mut caches: Vec<EvalCache> = agents
+        .iter()
+        .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
+        .collect();
+    let mut game = Game::new(setup, start, opts.opening_plies);
+    loop {
+        let who = match game.advance(&mut agents, &mut caches, opts) {
+            GameStep::Over(result) => return result,
+            GameStep::Needs(who) => who,
+        };
+        let search = game.search.as_mut().expect("a pending search");
+        let evaluator = agents[who]
+            .evaluator
+            .as_mut()
+            .expect("an agent that asks for evaluations has an evaluator");
+        let eval = {
+            let request: Vec<Request<'_>> = search.pending().into_iter().collect();
+            evaluator.evaluate(&request).pop()
+        }
+        .expect("one evaluation per request");
+        if let Some((pos, _)) = search.pending() {
+            caches[who].insert(pos, eval.clone());
+        }
+        search.expand(&eval, &mut game.rng);
+    }
 }

@@ -61,6 +61,11 @@ pub struct SearchConfig {
     /// proofs propagate, and a search whose root is proven stops early.
     #[serde(default = "default_true")]
     pub solver: bool,
+    /// Without the solver: children that win at once (an escape, a king capture) are still made
+    /// terminal, and a leaf whose mover has one is valued as a win, but nothing is proven and
+    /// the search never stops early. One ply of exact tactics for a network's search.
+    #[serde(default)]
+    pub immediate_wins: bool,
 }
 
 fn default_c_uct() -> f32 {
@@ -142,6 +147,7 @@ impl Default for SearchConfig {
             c_uct: default_c_uct(),
             widening: 0.0,
             solver: true,
+            immediate_wins: false,
         }
     }
 }
@@ -577,7 +583,8 @@ impl Tree {
         self.nodes[node].state = State::Expanded;
         self.nodes[node].eval_value = eval.value;
         let mut value = eval.value;
-        if cfg.solver {
+        if cfg.solver || cfg.immediate_wins {
+            let mut wins = false;
             for c in first..self.nodes.len() {
                 if let Edge::Move(m) = self.nodes[c].edge {
                     if super::rollout::wins_at_once(&position, m) {
@@ -586,9 +593,15 @@ impl Tree {
                         next.play_unchecked(m);
                         let after = next.side_to_move();
                         self.make_terminal(c, leaf_value_for(after, Some(side)), after);
+                        wins = true;
                     }
                 }
             }
+            if wins && !cfg.solver {
+                value = 1.0;
+            }
+        }
+        if cfg.solver {
             if let Some(p) = self.recompute_proof(node) {
                 // the exact value replaces the evaluation's estimate
                 let n = &self.nodes[node];
