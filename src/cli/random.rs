@@ -1,14 +1,12 @@
-//! `tavlei random VARIANT --games N --seed S [--json]`: random playouts on one thread.
+//! `tavlei random VARIANT --games N --seed S [--json]`: random playouts on every worker thread.
 
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use tavlei::rules::notation::game_record;
-use tavlei::rules::playout::{random_game_record, random_playout, PlayoutStats};
+use tavlei::rules::playout::{game_rng, random_game_record, random_playouts, PlayoutStats};
 use tavlei::rules::{Position, Variant};
 
 #[derive(Args)]
@@ -27,16 +25,11 @@ pub struct RandomArgs {
     record: Option<std::path::PathBuf>,
 }
 
-/// Plays `games` random games from `start`, advancing `bar`; returns the totals and seconds.
+/// Plays `games` random games from `start` on every worker thread, advancing `bar`; returns the
+/// totals and seconds.
 pub fn playouts(start: &Position, games: u64, seed: u64, bar: &ProgressBar) -> (PlayoutStats, f64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut moves = Vec::with_capacity(256);
-    let mut stats = PlayoutStats::default();
     let t = Instant::now();
-    for _ in 0..games {
-        stats.record(&random_playout(start, &mut rng, &mut moves));
-        bar.inc(1);
-    }
+    let stats = random_playouts(start, games, seed, &|| bar.inc(1));
     (stats, t.elapsed().as_secs_f64())
 }
 
@@ -63,10 +56,9 @@ fn write_records(
     seed: u64,
     path: &std::path::Path,
 ) -> Result<()> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut text = String::new();
     for game in 0..games {
-        let (moves, outcome) = random_game_record(start, &mut rng);
+        let (moves, outcome) = random_game_record(start, &mut game_rng(seed, game));
         text += &format!("# game {game}\n");
         text += &game_record(v, &moves, Some(outcome));
     }

@@ -1,12 +1,31 @@
 //! Perft: the number of move sequences of a given length, the standard check of a move
 //! generator. A die roll is a chance node: its six outcomes are summed and use no depth.
 
+use rayon::prelude::*;
+
 use super::moves::Move;
 use super::position::Position;
 
+/// The count, with the subtrees of the first moves shared out over rayon's threads from depth 3
+/// (below that the work is too small to split).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    let mut buffers = vec![Vec::with_capacity(128); depth as usize + 1];
-    count(pos, depth, &mut buffers)
+    if depth < 3 || pos.needs_roll() {
+        let mut buffers = vec![Vec::with_capacity(128); depth as usize + 1];
+        return count(pos, depth, &mut buffers);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .par_iter()
+        .map_init(
+            || vec![Vec::with_capacity(128); depth as usize],
+            |buffers, &mv| {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                count(&child, depth - 1, buffers)
+            },
+        )
+        .sum()
 }
 
 fn count(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {

@@ -1,7 +1,9 @@
 //! Uniformly random playouts: the unit of the engine's speed, and a first (weak) look at a
 //! variant's balance.
 
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 use super::moves::Move;
 use super::outcome::{Outcome, Reason};
@@ -79,6 +81,42 @@ pub fn random_game_record<R: Rng>(start: &Position, rng: &mut R) -> (Vec<String>
     }
 }
 
+/// The random numbers of game `game` of a run seeded `seed`: every game has its own, so games
+/// can be played in any order and on any thread with the same result.
+pub fn game_rng(seed: u64, game: u64) -> ChaCha8Rng {
+    let mut z = seed ^ game.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    ChaCha8Rng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// `games` random playouts from `start` on rayon's threads (game `k` drawn from
+/// `game_rng(seed, k)`, so the totals do not depend on the thread count); `on_game` hears each
+/// finished game, from whichever thread played it.
+pub fn random_playouts(
+    start: &Position,
+    games: u64,
+    seed: u64,
+    on_game: &(dyn Fn() + Sync),
+) -> PlayoutStats {
+    let results: Vec<PlayoutResult> = (0..games)
+        .into_par_iter()
+        .map_init(
+            || Vec::with_capacity(256),
+            |moves, game| {
+                let result = random_playout(start, &mut game_rng(seed, game), moves);
+                on_game();
+                result
+            },
+        )
+        .collect();
+    let mut stats = PlayoutStats::default();
+    for r in &results {
+        stats.record(r);
+    }
+    stats
+}
+
 /// Totals over many playouts.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct PlayoutStats {
@@ -132,5 +170,40 @@ impl PlayoutStats {
             n if n % 2 == 1 => sorted[n / 2] as f64,
             n => (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn playout_totals_do_not_depend_on_the_thread_count() {
+        let start = Position::start(&Variant::load("tablut").expect("preset"));
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool");
+            let heard = std::sync::atomic::AtomicU64::new(0);
+            let stats = pool.install(|| {
+                random_playouts(&start, 40, 5, &|| {
+                    heard.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                })
+            });
+            assert_eq!(heard.into_inner(), 40);
+            stats
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.games, 40);
+        assert_eq!(
+            (one.plies, one.legal_moves, &one.lengths, &one.reasons),
+            (two.plies, two.legal_moves, &two.lengths, &two.reasons)
+        );
+        // and game k is the game its own random numbers play
+        let mut moves = Vec::new();
+        let third = random_playout(&start, &mut game_rng(5, 2), &mut moves);
+        assert_eq!(one.lengths[2], third.plies);
     }
 }
