@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::eval::agent::parse_budget;
-use tavlei::eval::balance::{run_balance, store_path, BalanceReport};
+use tavlei::eval::balance::{mark_settled, run_balance, store_path, BalanceReport};
 use tavlei::eval::matches::{run_ladder, run_match, Sprt};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
@@ -328,6 +328,9 @@ pub struct BalanceArgs {
     levels: Vec<String>,
     #[arg(long, default_value_t = 100)]
     games: u64,
+    /// Games per level on boards larger than 9x9 (default: --games), whose games are longer.
+    #[arg(long)]
+    large_games: Option<u64>,
     /// Where games (resumable), tables (CSV, JSON) and plots go.
     #[arg(long, default_value = "balance")]
     out: PathBuf,
@@ -348,6 +351,14 @@ fn pct(s: &tavlei::eval::balance::Share) -> String {
     )
 }
 
+fn settled_text(settled: Option<bool>) -> &'static str {
+    match settled {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "",
+    }
+}
+
 fn ratio_text(r: &tavlei::eval::stats::Ratio) -> String {
     match r.value {
         Some(v) => format!(
@@ -363,14 +374,14 @@ fn ratio_text(r: &tavlei::eval::stats::Ratio) -> String {
     }
 }
 
-const CSV_HEADER: &str = "variant,agent,simulations,games,attacker_wins,defender_wins,draws,attacker_share,attacker_low,attacker_high,defender_share,defender_low,defender_high,draw_share,draw_low,draw_high,ratio,ratio_low,ratio_high,mean_length,median_length,seconds";
+const CSV_HEADER: &str = "variant,agent,simulations,games,attacker_wins,defender_wins,draws,attacker_share,attacker_low,attacker_high,defender_share,defender_low,defender_high,draw_share,draw_low,draw_high,ratio,ratio_low,ratio_high,mean_length,median_length,seconds,settled";
 
 fn csv_row(r: &BalanceReport) -> String {
     let ratio = r.ratio.value.map_or(String::new(), |v| format!("{v:.4}"));
     format!(
-        "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.1},{:.1},{:.1}",
+        "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.1},{:.1},{:.1},{}",
         r.variant, r.agent, r.simulations, r.games, r.attacker_wins, r.defender_wins, r.draws, r.attackers.value, r.attackers.low, r.attackers.high, r.defenders.value, r.defenders.low,
-        r.defenders.high, r.draw.value, r.draw.low, r.draw.high, ratio, r.ratio.low, r.ratio.high, r.mean_length, r.median_length, r.seconds
+        r.defenders.high, r.draw.value, r.draw.low, r.draw.high, ratio, r.ratio.low, r.ratio.high, r.mean_length, r.median_length, r.seconds, settled_text(r.settled)
     )
 }
 
@@ -404,14 +415,18 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
     for name in &variants {
         let v = Variant::load(name)?;
         let start = Position::start(&v);
+        let games = match args.large_games {
+            Some(n) if v.size > 9 => n,
+            _ => args.games,
+        };
         for spec in &levels {
             let agent = Agent::load(spec, v.name(), device, args.play.seed)?;
             let store = store_path(&games_dir, v.name(), &spec.text);
-            let progress = bar(args.games, &format!("{} {}", v.name(), spec.text))?;
+            let progress = bar(games, &format!("{} {}", v.name(), spec.text))?;
             let report = run_balance(
                 &start,
                 agent,
-                args.games,
+                games,
                 &opts,
                 args.play.seed,
                 &store,
@@ -421,6 +436,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
             reports.push(report);
         }
     }
+    mark_settled(&mut reports);
     let mut csv = format!("{CSV_HEADER}\n");
     for r in &reports {
         csv += &csv_row(r);
@@ -524,6 +540,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
                 pct(&r.defenders),
                 pct(&r.draw),
                 ratio_text(&r.ratio),
+                settled_text(r.settled).to_string(),
                 format!("{:.0}/{:.0}", r.mean_length, r.median_length),
                 r.reasons
                     .iter()
@@ -544,6 +561,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
                 "defenders %",
                 "draws %",
                 "def/att",
+                "settled",
                 "len mean/med",
                 "reasons"
             ],
@@ -551,7 +569,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         )
     );
     println!(
-        "95% Wilson intervals in brackets. Tables, plots and every game (replayable) in {}",
+        "95% Wilson intervals in brackets; settled: the two strongest levels agree within them. Tables, plots and every game (replayable) in {}",
         args.out.display()
     );
     Ok(())

@@ -51,6 +51,37 @@ pub struct BalanceReport {
     pub median_length: f64,
     pub reasons: Vec<(String, u64)>,
     pub seconds: f64,
+    /// On the strongest level of a study with several: whether the estimate has settled with
+    /// strength, i.e. this level and the one below agree within their intervals on the attacker,
+    /// defender and draw shares (`mark_settled`). `None` elsewhere.
+    #[serde(default)]
+    pub settled: Option<bool>,
+}
+
+/// Whether two Wilson intervals overlap.
+fn overlap(a: &Share, b: &Share) -> bool {
+    a.low <= b.high && b.low <= a.high
+}
+
+/// Marks, for each variant studied at two or more levels, whether its strongest two levels agree
+/// within their intervals (`BalanceReport::settled`). Levels are taken in the order given (weakest
+/// first), as `tavlei balance --levels` lists them.
+pub fn mark_settled(reports: &mut [BalanceReport]) {
+    let mut variants: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
+    variants.dedup();
+    for name in variants {
+        let mine: Vec<usize> = (0..reports.len())
+            .filter(|&i| reports[i].variant == name)
+            .collect();
+        let [.., below, top] = mine[..] else {
+            continue;
+        };
+        let (b, t) = (&reports[below], &reports[top]);
+        let agree = overlap(&b.attackers, &t.attackers)
+            && overlap(&b.defenders, &t.defenders)
+            && overlap(&b.draw, &t.draw);
+        reports[top].settled = Some(agree);
+    }
 }
 
 pub fn summarise(
@@ -86,6 +117,7 @@ pub fn summarise(
         .filter(|(_, k)| *k > 0)
         .collect();
     BalanceReport {
+        settled: None,
         variant: variant.into(),
         agent: agent.into(),
         simulations,
@@ -213,4 +245,48 @@ pub fn run_balance(
     );
     report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Outcome;
+
+    /// A level of a study: `a` attacker wins and `d` defender wins.
+    fn level(variant: &str, agent: &str, a: u64, d: u64) -> BalanceReport {
+        let results: Vec<GameResult> = (0..a + d)
+            .map(|id| GameResult {
+                id,
+                attacker: 0,
+                defender: 0,
+                outcome: if id < a {
+                    Outcome::win(Side::Attackers, Reason::KingCaptured)
+                } else {
+                    Outcome::win(Side::Defenders, Reason::KingEscaped)
+                },
+                plies: 40,
+                moves: vec![],
+            })
+            .collect();
+        summarise(variant, agent, 0, &results, 1.0)
+    }
+
+    #[test]
+    fn settled_when_the_two_strongest_levels_agree() {
+        let mut reports = vec![
+            level("x", "ab:t=5ms", 90, 10),
+            level("x", "ab:t=20ms", 45, 55),
+            level("x", "ab:t=80ms", 40, 60),
+            level("y", "ab:t=20ms", 50, 50),
+            level("y", "ab:t=80ms", 10, 90),
+            level("z", "ab:t=80ms", 10, 90),
+        ];
+        mark_settled(&mut reports);
+        let marks: Vec<Option<bool>> = reports.iter().map(|r| r.settled).collect();
+        assert_eq!(
+            marks,
+            vec![None, None, Some(true), None, Some(false), None],
+            "only the strongest level of a variant with two or more is marked"
+        );
+    }
 }
