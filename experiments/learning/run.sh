@@ -11,7 +11,7 @@ declare -A BASE=(
   [brandubh-base]=brandubh [brandubh-enc1]=brandubh [brandubh-discount]=brandubh
   [brandubh-alpha]=brandubh [brandubh-sims]=brandubh [brandubh-solver]=brandubh
   [brandubh-wins]=brandubh [tavlei-base]=tavlei [tavlei-enc1]=tavlei [tavlei-discount]=tavlei
-  [tavlei-wins]=tavlei
+  [tavlei-wins]=tavlei [brandubh-solver-full]=brandubh
 )
 # sed edits of the base config, one per experiment
 declare -A EDIT=(
@@ -21,6 +21,7 @@ declare -A EDIT=(
   [brandubh-alpha]='s/^dirichlet_alpha = 0.4/dirichlet_alpha = 0.4\ndirichlet_alpha_total = 10.0/'
   [brandubh-sims]='s/^simulations = 48/simulations = 96/; s/^fast_simulations = 12/fast_simulations = 24/'
   [brandubh-solver]='s/^solver = false/solver = true/'
+  [brandubh-solver-full]='s/^solver = false/solver = true\nsolver_stops = false/'
   [brandubh-wins]='s/^solver = false/solver = false\nimmediate_wins = true/'
   [tavlei-base]=''
   [tavlei-enc1]='s/^encoding = 2/encoding = 1/'

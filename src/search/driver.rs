@@ -179,7 +179,7 @@ impl Search {
     }
 
     fn solved(&self) -> bool {
-        self.cfg.solver && self.tree.root_proof().is_some()
+        self.cfg.solver && self.cfg.solver_stops && self.tree.root_proof().is_some()
     }
 
     fn spent(&self) -> bool {

@@ -66,6 +66,10 @@ pub struct SearchConfig {
     /// the search never stops early. One ply of exact tactics for a network's search.
     #[serde(default)]
     pub immediate_wins: bool,
+    /// With the solver: stop a search once its root is proven (off: spend the whole budget, so
+    /// the visit counts, the policy target, come from as many simulations as elsewhere).
+    #[serde(default = "default_true")]
+    pub solver_stops: bool,
 }
 
 fn default_c_uct() -> f32 {
@@ -148,6 +152,7 @@ impl Default for SearchConfig {
             widening: 0.0,
             solver: true,
             immediate_wins: false,
+            solver_stops: true,
         }
     }
 }
