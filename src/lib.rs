@@ -3,6 +3,7 @@
 //! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
 //! then search, self-play, data, training and evaluation.
 
+pub mod atomic;
 pub mod data;
 pub mod encode;
 pub mod eval;
@@ -12,4 +13,5 @@ pub mod report;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod store;
 pub mod train;

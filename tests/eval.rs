@@ -245,3 +245,34 @@ fn balance_reports_shares_and_resumes_from_saved_games() {
     assert_eq!(replayed, 12);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A store is never rewritten from a partial read: a damaged whole line is an error (the file
+/// left as it was), and a study asked for fewer games than are stored keeps the others.
+#[test]
+fn balance_stores_are_never_rewritten_from_a_partial_read() {
+    let dir = std::env::temp_dir().join(format!("tavlei-balance-safe-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let spec = AgentSpec::parse("mcts:4").expect("spec");
+    let opts = PlayOptions {
+        concurrent: 4,
+        ..PlayOptions::default()
+    };
+    let load = || Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("agent");
+    let store = store_path(&dir, "brandubh", &spec.text);
+    run_balance(&start(), load(), 6, &opts, 3, &store, &mut |_| {}).expect("runs");
+    let six = std::fs::read_to_string(&store).expect("store");
+    assert_eq!(six.lines().count(), 6);
+    // fewer games asked: the report uses 3, the store keeps all 6
+    let three = run_balance(&start(), load(), 3, &opts, 3, &store, &mut |_| {}).expect("runs");
+    assert_eq!(three.games, 3);
+    assert_eq!(std::fs::read_to_string(&store).expect("store"), six);
+    // a damaged line in the middle: an error naming the line, nothing rewritten
+    let mut lines: Vec<&str> = six.lines().collect();
+    lines[2] = "{\"id\": 2, \"damaged\": true}";
+    let damaged = lines.join("\n") + "\n";
+    std::fs::write(&store, &damaged).expect("writes");
+    let err = run_balance(&start(), load(), 6, &opts, 3, &store, &mut |_| {}).expect_err("refused");
+    assert!(err.to_string().contains("line 3"), "{err}");
+    assert_eq!(std::fs::read_to_string(&store).expect("store"), damaged);
+    std::fs::remove_dir_all(&dir).ok();
+}

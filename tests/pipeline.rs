@@ -171,3 +171,32 @@ fn a_run_may_keep_the_older_encoding_to_measure_against() {
     }
     std::fs::remove_dir_all(&run).ok();
 }
+
+#[test]
+fn a_damaged_stage_file_stops_the_run_and_is_kept() {
+    let run = std::env::temp_dir().join(format!("tavlei-pipeline-damaged-{}", std::process::id()));
+    std::fs::remove_dir_all(&run).ok();
+    let mut cfg = tiny(1);
+    cfg.eval.anchor_pairs = 0;
+    run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
+    for file in [
+        run.join("config.json"),
+        generation_dir(&run, 0).join("selfplay.json"),
+    ] {
+        let good = std::fs::read_to_string(&file).expect("stage file");
+        std::fs::write(&file, "{ damaged").expect("writes");
+        let err = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet)
+            .expect_err("a damaged stage file is refused");
+        assert!(
+            err.to_string().contains(&file.display().to_string()),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("kept"),
+            "{ damaged",
+            "not overwritten"
+        );
+        std::fs::write(&file, good).expect("restores");
+    }
+    std::fs::remove_dir_all(&run).ok();
+}

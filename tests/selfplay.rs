@@ -195,3 +195,19 @@ fn an_interrupted_run_resumes_and_replays_alike() {
     assert!(err.to_string().contains("another run"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_unreadable_manifest_is_an_error_not_a_new_run() {
+    let dir = temp_dir("manifest");
+    let v = Variant::load("brandubh").expect("preset");
+    let cfg = tiny_config(false);
+    let start = Position::start(&v);
+    // a manifest that cannot be read (here a directory) is not "no manifest": nothing is written
+    std::fs::create_dir_all(dir.join("manifest.json")).expect("dir");
+    let err = generate(&start, &mut UniformEvaluator, &cfg, 3, 21, &dir, &mut ())
+        .expect_err("unreadable manifest");
+    assert!(err.to_string().contains("manifest.json"), "{err}");
+    assert!(dir.join("manifest.json").is_dir());
+    assert!(!shard_path(&dir, 0).exists(), "no game was played over it");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -142,6 +142,7 @@ fn loss_falls_and_the_network_fits_a_small_dataset() {
         train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
     assert!(summary.finished && out.exists() && run.join("loss.svg").exists());
     let rows: Vec<_> = read_rows(&run.join("metrics.csv"))
+        .expect("metrics")
         .into_iter()
         .filter(|r| r.split == "train")
         .collect();
@@ -216,6 +217,7 @@ fn a_resumed_run_ends_with_the_same_weights() {
         "resume must reproduce the uninterrupted run"
     );
     let steps: Vec<u64> = read_rows(&cut_run.join("metrics.csv"))
+        .expect("metrics")
         .iter()
         .filter(|r| r.split == "train")
         .map(|r| r.step)

@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{mark_settled, run_balance, store_path, BalanceReport};
 use tavlei::eval::matches::{run_ladder, run_match, Sprt};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
-use tavlei::report::plot::{bar_chart, line_chart, write_atomic, BarGroup, Series};
+use tavlei::report::plot::{bar_chart, line_chart, BarGroup, Series};
 use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
@@ -76,7 +77,7 @@ fn bar(len: u64, what: &str) -> Result<ProgressBar> {
 }
 
 fn write_out(dir: &Path, name: &str, text: &str) -> Result<()> {
-    write_atomic(&dir.join(name), text)
+    atomic::write(&dir.join(name), text)
         .with_context(|| format!("writing {}", dir.join(name).display()))
 }
 

@@ -67,7 +67,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     });
     std::fs::create_dir_all(&args.run_dir)
         .with_context(|| format!("creating {}", args.run_dir.display()))?;
-    tavlei::report::plot::write_atomic(
+    tavlei::atomic::write(
         &args.run_dir.join("run.json"),
         &serde_json::to_string_pretty(&run_info)?,
     )?;

@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::rules::notation::game_record;
@@ -62,10 +62,7 @@ fn write_records(
         text += &format!("# game {game}\n");
         text += &game_record(v, &moves, Some(outcome));
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    tavlei::atomic::write(path, text)?;
     Ok(())
 }
 

@@ -70,6 +70,16 @@ pub enum DataError {
     },
 }
 
+impl From<crate::atomic::WriteError> for DataError {
+    fn from(e: crate::atomic::WriteError) -> DataError {
+        DataError::Io {
+            action: e.action,
+            path: e.path,
+            source: e.source,
+        }
+    }
+}
+
 impl DataError {
     pub(crate) fn io(
         action: &'static str,

@@ -1,7 +1,6 @@
 //! Training data: samples from self-play, shard files of them, a directory of shards read as a
 //! dataset (with a replay window), statistics, and export to NumPy.
 
-mod atomic;
 pub mod checksum;
 pub mod dataset;
 pub mod error;
@@ -10,7 +9,7 @@ pub mod npz;
 pub mod sample;
 pub mod shard;
 
-pub use atomic::tmp_path;
+pub use crate::atomic::tmp_path;
 pub use dataset::{read_dir, Dataset, ShardInfo};
 pub use error::DataError;
 pub use inspect::Stats;

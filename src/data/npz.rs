@@ -27,9 +27,9 @@ use crate::encode::policy::policy_size;
 use crate::encode::Encoding;
 use crate::rules::{Side, Variant};
 
-use super::atomic::AtomicFile;
 use super::error::DataError;
 use super::sample::Sample;
+use crate::atomic::AtomicFile;
 
 /// The arrays of an export, in the order they are written.
 pub const ARRAYS: [&str; 9] = [

@@ -23,10 +23,10 @@ use std::path::Path;
 
 use crate::encode::ENCODING_VERSION;
 
-use super::atomic::AtomicFile;
 use super::checksum::fnv1a;
 use super::error::DataError;
 use super::sample::{Sample, SampleV1};
+use crate::atomic::AtomicFile;
 
 pub const MAGIC: [u8; 8] = *b"TAVLSHRD";
 /// The format written; every format from 1 up to it is read.
@@ -92,7 +92,7 @@ pub fn write_shard(path: &Path, variant_name: &str, samples: &[Sample]) -> Resul
     file.file()
         .write_all(&bytes)
         .map_err(|e| DataError::io("write", tmp, e))?;
-    file.commit()
+    Ok(file.commit()?)
 }
 
 /// Reads and validates a shard file.

@@ -34,6 +34,8 @@ pub enum EvalError {
     },
     #[error("{path}: {message}")]
     Io { path: PathBuf, message: String },
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -12,6 +12,7 @@ use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::stats::{balance_ratio, wilson, Ratio, Z95};
 use crate::rules::notation::game_record;
 use crate::rules::{Position, Reason, Side};
+use crate::store::StoreError;
 
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Share {
@@ -152,15 +153,13 @@ pub fn store_path(dir: &Path, variant: &str, agent: &str) -> PathBuf {
     dir.join(format!("{variant}__{clean}.jsonl"))
 }
 
-/// Games already stored; a torn last line (a run killed mid-write) is ignored.
-fn load_stored(path: &Path) -> Vec<GameResult> {
-    std::fs::read_to_string(path)
-        .map(|text| {
-            text.lines()
-                .filter_map(|l| serde_json::from_str::<GameResult>(l).ok())
-                .collect()
-        })
-        .unwrap_or_default()
+/// Games already stored (none when the store does not exist). A torn last line (a run killed
+/// mid-write) is cut off with a warning; any other line that does not parse is an error.
+fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
+    let lines = crate::store::read_lines(path)?;
+    crate::store::parse_lines(path, &lines, |l| {
+        serde_json::from_str::<GameResult>(l).map_err(|e| e.to_string())
+    })
 }
 
 /// Plays (or finishes) `games` self-play games of `agent` and reports the balance.
@@ -181,19 +180,14 @@ pub fn run_balance(
     if let Some(dir) = store.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    let mut results: Vec<GameResult> = load_stored(store)
+    // the stored games are kept as they are (a study asked for fewer games uses the first ones,
+    // and one asked for more again finds them all); new games are appended
+    let mut results: Vec<GameResult> = load_stored(store)?
         .into_iter()
         .filter(|r| r.id < games)
         .collect();
     results.sort_by_key(|r| r.id);
     results.dedup_by_key(|r| r.id);
-    // rewrite the store without a torn tail, then append as games finish
-    let mut text = String::new();
-    for r in &results {
-        text += &serde_json::to_string(r).map_err(|e| EvalError::Invalid(e.to_string()))?;
-        text.push('\n');
-    }
-    crate::report::plot::write_atomic(store, &text).map_err(io)?;
     let have: std::collections::HashSet<u64> = results.iter().map(|r| r.id).collect();
     let setups: Vec<GameSetup> = (0..games)
         .filter(|id| !have.contains(id))
@@ -210,6 +204,7 @@ pub fn run_balance(
         })
         .collect();
     let mut file = std::fs::OpenOptions::new()
+        .create(true)
         .append(true)
         .open(store)
         .map_err(io)?;
@@ -217,11 +212,15 @@ pub fn run_balance(
     let mut agents = [agent];
     let new = play_games(start, &mut agents, &setups, opts, &mut |r| {
         progress(r);
-        let line = serde_json::to_string(r).unwrap_or_default();
-        if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
-            write_error = Some(e);
+        let written = serde_json::to_string(r)
+            .map_err(std::io::Error::other)
+            .and_then(|line| writeln!(file, "{line}"))
+            .and_then(|()| file.flush());
+        if let Err(e) = written {
+            write_error.get_or_insert(e);
         }
-        true
+        // a store that cannot take more games stops the study: no game is played for nothing
+        write_error.is_none()
     });
     if let Some(e) = write_error {
         return Err(io(e));
@@ -235,7 +234,7 @@ pub fn run_balance(
         records += &format!("# game {} ({} vs itself)\n", r.id, agents[0].spec.text);
         records += &game_record(variant, &r.moves, Some(r.outcome));
     }
-    crate::report::plot::write_atomic(&store.with_extension("txt"), &records).map_err(io)?;
+    crate::atomic::write(&store.with_extension("txt"), &records).map_err(|e| io(e.into()))?;
     let mut report = summarise(
         variant.name(),
         &agents[0].spec.text,

@@ -190,11 +190,10 @@ impl Network {
         self.vs
             .save(&tmp)
             .map_err(|e| io(first_line(&e.to_string())))?;
-        std::fs::rename(&tmp, path).map_err(|e| io(e.to_string()))?;
+        crate::atomic::persist(&tmp, path).map_err(|e| io(e.to_string()))?;
         let sidecar = sidecar_path(path);
         let text = serde_json::to_string_pretty(&self.meta).map_err(|e| io(e.to_string()))?;
-        crate::report::plot::write_atomic(&sidecar, &(text + "\n"))
-            .map_err(|e| io(e.to_string()))?;
+        crate::atomic::write(&sidecar, text + "\n").map_err(|e| io(e.to_string()))?;
         Ok(())
     }
 

@@ -40,7 +40,7 @@ pub fn generation_ladder(
         .map(|g| format!("net:{}:{sims}", model_path(run, g).display()))
         .collect();
     let path = run.join("ladder.json");
-    if let Some(stored) = read_json::<GenerationLadder>(&path)
+    if let Some(stored) = read_json::<GenerationLadder>(&path)?
         .filter(|l| l.report.agents == specs && l.pairs == cfg.eval.ladder_pairs)
     {
         return Ok(Some(stored));

@@ -7,9 +7,10 @@ use std::path::Path;
 use super::config::{EvalSettings, Gating};
 use super::ladder::GenerationLadder;
 use super::run::{generation_dir, GenerationRecord};
+use crate::atomic;
 use crate::eval::matches::{MatchReport, Wdl};
 use crate::eval::stats::EloEstimate;
-use crate::report::plot::{line_chart, write_atomic, Series};
+use crate::report::plot::{line_chart, Series};
 use crate::train::metrics::read_rows;
 
 fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {
@@ -90,7 +91,7 @@ pub fn write_report(
         "Elo",
         &series,
     );
-    write_atomic(&run.join("elo.svg"), &chart)?;
+    atomic::write(&run.join("elo.svg"), &chart)?;
     let rate = |f: fn(&GenerationRecord) -> u64| Series {
         name: String::new(),
         points: records
@@ -123,7 +124,7 @@ pub fn write_report(
             },
         ],
     );
-    write_atomic(&run.join("attacker_rate.svg"), &chart)?;
+    atomic::write(&run.join("attacker_rate.svg"), &chart)?;
     let mut policy = Vec::new();
     let mut value = Vec::new();
     let mut offset = 0.0;
@@ -132,7 +133,8 @@ pub fn write_report(
             &generation_dir(run, r.generation + 1)
                 .join("train")
                 .join("metrics.csv"),
-        );
+        )
+        .map_err(std::io::Error::other)?;
         let train: Vec<_> = rows.iter().filter(|x| x.split == "train").collect();
         for x in &train {
             policy.push((offset + x.step as f64, x.policy_loss, None));
@@ -155,7 +157,7 @@ pub fn write_report(
             },
         ],
     );
-    write_atomic(&run.join("losses.svg"), &chart)?;
+    atomic::write(&run.join("losses.svg"), &chart)?;
 
     let mut md = format!(
         "# Self-play run on `{variant}`\n\n{} generations; this invocation took {:.1} minutes (a resumed run counts only its own time).\n\n",
@@ -252,6 +254,6 @@ pub fn write_report(
     }
     md += &format!("\nFor reference only, the chained figure: the gating matches of successive accepted networks add up to {total:+.0} Elo. It is not a direct measurement; the tables above are.\n");
     md += "\nPlots: `elo.svg`, `attacker_rate.svg`, `losses.svg`. Each generation's data, network, training metrics and match are under `gen-NNN/`.\n";
-    write_atomic(&run.join("summary.md"), &md)?;
+    atomic::write(&run.join("summary.md"), &md)?;
     Ok(md)
 }

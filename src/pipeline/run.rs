@@ -53,20 +53,26 @@ pub(crate) fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), Pip
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
-    crate::report::plot::write_atomic(path, &(text + "\n")).map_err(io(path))
+    crate::atomic::write(path, text + "\n").map_err(|e| io(path)(e.into()))
 }
 
-/// A stage's saved result; a missing one is `None`, and so is a corrupt one (with a warning:
-/// the stage is then redone).
-pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Option<T> {
-    let text = std::fs::read_to_string(path).ok()?;
-    match serde_json::from_str(&text) {
-        Ok(value) => Some(value),
-        Err(e) => {
-            tracing::warn!("{} is unreadable ({e}); redoing that stage", path.display());
-            None
-        }
-    }
+/// A stage's saved result; a missing one is `None`. One that cannot be read or parsed is an
+/// error naming the file: stage files are written atomically, so it was damaged, and the run
+/// stops rather than redo the stage over it.
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, PipelineError> {
+    let Some(text) = crate::store::read_optional(path).map_err(|e| PipelineError::Io {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?
+    else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| PipelineError::Io {
+            path: path.to_path_buf(),
+            message: format!("unreadable ({e}); restore or delete it to redo its stage"),
+        })
 }
 
 pub fn generation_dir(run: &Path, g: u32) -> PathBuf {
@@ -262,7 +268,7 @@ fn measure_against_anchors(
     let mut out = [None, None];
     for (slot, (file, stage, specs, salt)) in out.iter_mut().zip(plans) {
         let path = generation_dir(run, candidate).join(file);
-        let report = match read_json::<MatchReport>(&path) {
+        let report = match read_json::<MatchReport>(&path)? {
             Some(r) => r,
             None => {
                 progress.stage(g, stage, cfg.eval.anchor_pairs * 2);
@@ -292,11 +298,7 @@ pub fn run_pipeline(
     std::fs::create_dir_all(run).map_err(io(run))?;
     // the run directory keeps the config that made it; only more generations may be asked for
     let frozen = run.join("config.json");
-    if let Ok(text) = std::fs::read_to_string(&frozen) {
-        let old: PipelineConfig = serde_json::from_str(&text).map_err(|e| PipelineError::Io {
-            path: frozen.clone(),
-            message: format!("unreadable frozen config: {e}"),
-        })?;
+    if let Some(old) = read_json::<PipelineConfig>(&frozen)? {
         let same = PipelineConfig {
             generations: cfg.generations,
             ..old.clone()
@@ -329,7 +331,7 @@ pub fn run_pipeline(
         let data = dir.join("selfplay");
         let summary_path = dir.join("selfplay.json");
         let bootstrap = g == 0 && cfg.bootstrap_rollouts > 0;
-        let selfplay = match read_json::<SelfplaySummary>(&summary_path) {
+        let selfplay = match read_json::<SelfplaySummary>(&summary_path)? {
             Some(s) => s,
             None => {
                 progress.stage(g, "self-play", cfg.games_per_generation);
@@ -397,7 +399,7 @@ pub fn run_pipeline(
         }
         // 3. the candidate against the best network
         let match_path = generation_dir(run, candidate).join("match.json");
-        let report = match read_json::<MatchReport>(&match_path) {
+        let report = match read_json::<MatchReport>(&match_path)? {
             Some(r) => r,
             None => {
                 progress.stage(g, "evaluate", cfg.eval.pairs * 2);

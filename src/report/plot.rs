@@ -2,7 +2,6 @@
 //! with intervals. Enough for loss curves, Elo by generation and balance comparisons.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 const W: f64 = 720.0;
 const H: f64 = 420.0;
@@ -237,21 +236,6 @@ pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarG
     }
     svg += "</svg>\n";
     svg
-}
-
-/// Writes a file atomically: a temporary name, flushed to disk, then renamed.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
-    let tmp = std::path::PathBuf::from(name);
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, path)
 }
 
 #[cfg(test)]

@@ -174,7 +174,11 @@ fn check_manifest(
         games_per_shard,
         seed,
     };
-    if let Ok(text) = std::fs::read_to_string(&path) {
+    let stored = crate::store::read_optional(&path).map_err(|e| DataError::RunMismatch {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    if let Some(text) = stored {
         let theirs: Manifest = serde_json::from_str(&text).map_err(|e| DataError::RunMismatch {
             path: path.clone(),
             message: format!("unreadable manifest: {e}"),
@@ -187,12 +191,11 @@ fn check_manifest(
         }
         return Ok(());
     }
-    let text = serde_json::to_string_pretty(&mine).unwrap_or_default();
-    crate::report::plot::write_atomic(&path, &text).map_err(|source| DataError::Io {
-        action: "write",
-        path,
-        source,
-    })
+    let text = serde_json::to_string_pretty(&mine).map_err(|e| DataError::RunMismatch {
+        path: path.clone(),
+        message: format!("cannot write the manifest: {e}"),
+    })?;
+    Ok(crate::atomic::write(&path, &text)?)
 }
 
 /// The records first, then the shard: a shard's presence means its games are complete.
@@ -209,17 +212,7 @@ fn write_shard_files(
         text += &game_record(variant, &g.moves, Some(g.outcome));
     }
     let records = records_path(dir, index);
-    let tmp = records.with_extension("txt.tmp");
-    std::fs::write(&tmp, text).map_err(|source| DataError::Io {
-        action: "write",
-        path: tmp.clone(),
-        source,
-    })?;
-    std::fs::rename(&tmp, &records).map_err(|source| DataError::Io {
-        action: "rename",
-        path: records.clone(),
-        source,
-    })?;
+    crate::atomic::write(&records, text)?;
     let samples: Vec<_> = games
         .iter()
         .flat_map(|g| g.samples.iter().cloned())

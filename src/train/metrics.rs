@@ -3,7 +3,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::report::plot::{line_chart, write_atomic, Series};
+use crate::atomic;
+use crate::report::plot::{line_chart, Series};
+use crate::store::{self, StoreError};
 
 pub const HEADER: &str = "step,split,policy_loss,value_loss,policy_accuracy,value_sign_accuracy,learning_rate,samples_per_s";
 
@@ -88,34 +90,54 @@ impl Row {
         )
     }
 
-    fn parse(line: &str) -> Option<Row> {
+    fn parse(line: &str) -> Result<Row, String> {
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 8 {
-            return None;
+            return Err(format!("{} fields, a metrics row has 8", f.len()));
         }
-        Some(Row {
-            step: f[0].parse().ok()?,
+        let num = |i: usize| -> Result<f64, String> {
+            f[i].parse()
+                .map_err(|_| format!("field {} `{}` is not a number", i + 1, f[i]))
+        };
+        Ok(Row {
+            step: f[0]
+                .parse()
+                .map_err(|_| format!("step `{}` is not a whole number", f[0]))?,
             split: f[1].to_string(),
-            policy_loss: f[2].parse().ok()?,
-            value_loss: f[3].parse().ok()?,
-            policy_accuracy: f[4].parse().ok()?,
-            value_sign_accuracy: f[5].parse().ok()?,
-            learning_rate: f[6].parse().ok()?,
-            samples_per_s: f[7].parse().ok()?,
+            policy_loss: num(2)?,
+            value_loss: num(3)?,
+            policy_accuracy: num(4)?,
+            value_sign_accuracy: num(5)?,
+            learning_rate: num(6)?,
+            samples_per_s: num(7)?,
         })
     }
 }
 
-/// Reads the rows of a metrics file (none if it does not exist).
-pub fn read_rows(path: &Path) -> Vec<Row> {
-    std::fs::read_to_string(path)
-        .map(|t| t.lines().skip(1).filter_map(Row::parse).collect())
-        .unwrap_or_default()
+/// The rows of a metrics file (none if it does not exist). A torn last line is cut off; any other
+/// line that is not a row is an error naming it.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, StoreError> {
+    let mut lines = store::read_lines(path)?;
+    match lines.first() {
+        Some((_, first)) if first == HEADER => {
+            lines.remove(0);
+        }
+        Some((line, _)) => {
+            return Err(StoreError::BadLine {
+                path: path.to_path_buf(),
+                line: *line,
+                message: format!("expected the header `{HEADER}`"),
+            })
+        }
+        None => {}
+    }
+    store::parse_lines(path, &lines, Row::parse)
 }
 
-/// Rewrites the file with the rows up to `step` (after a resume the later ones are redone).
-pub fn truncate_after(path: &Path, step: u64) -> std::io::Result<()> {
-    let rows: Vec<Row> = read_rows(path)
+/// Rewrites the file with the rows up to `step` (after a resume the later ones are redone); a
+/// file that does not read whole is an error, and is left as it is.
+pub fn truncate_after(path: &Path, step: u64) -> Result<(), StoreError> {
+    let rows: Vec<Row> = read_rows(path)?
         .into_iter()
         .filter(|r| r.step <= step)
         .collect();
@@ -124,7 +146,7 @@ pub fn truncate_after(path: &Path, step: u64) -> std::io::Result<()> {
         text += &r.csv();
         text.push('\n');
     }
-    write_atomic(path, &text)
+    Ok(atomic::write(path, &text)?)
 }
 
 pub fn append(path: &Path, row: &Row) -> std::io::Result<()> {
@@ -156,5 +178,8 @@ pub fn plot(rows: &[Row], path: &Path) -> std::io::Result<()> {
         series("val", "value (val)", |r| r.value_loss),
     ];
     let kept: Vec<Series> = all.into_iter().filter(|s| !s.points.is_empty()).collect();
-    write_atomic(path, &line_chart("training loss", "step", "loss", &kept))
+    Ok(atomic::write(
+        path,
+        line_chart("training loss", "step", "loss", &kept),
+    )?)
 }

@@ -112,7 +112,7 @@ impl Optimizer {
         });
     }
 
-    /// Saves the momenta (safetensors) under a temporary name, then renames.
+    /// Saves the momenta (safetensors) under a temporary name, then puts them in place atomically.
     pub fn save(&self, path: &Path) -> Result<(), tch::TchError> {
         let mut named: Vec<(String, Tensor)> = Vec::new();
         for (i, (name, _)) in self.params.iter().enumerate() {
@@ -124,7 +124,7 @@ impl Optimizer {
         named.push(("updates".into(), Tensor::from_slice(&[self.updates as i64])));
         let tmp = path.with_extension("tmp.safetensors");
         Tensor::write_safetensors(&named, &tmp)?;
-        std::fs::rename(&tmp, path).map_err(|e| tch::TchError::FileFormat(e.to_string()))
+        crate::atomic::persist(&tmp, path).map_err(|e| tch::TchError::FileFormat(e.to_string()))
     }
 
     pub fn load(&mut self, path: &Path) -> Result<(), tch::TchError> {

@@ -32,6 +32,8 @@ pub enum TrainError {
     Io { path: PathBuf, message: String },
     #[error("libtorch: {0}")]
     Torch(#[from] tch::TchError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
 }
 
 /// One training run.
@@ -214,7 +216,7 @@ pub fn train(
                 ),
             });
         }
-        metrics::truncate_after(&metrics_path, state.step).map_err(io(&metrics_path))?;
+        metrics::truncate_after(&metrics_path, state.step)?;
         tracing::info!("resuming {} at step {}", req.run_dir.display(), state.step);
     } else if metrics_path.exists() {
         std::fs::remove_file(&metrics_path).map_err(io(&metrics_path))?;
@@ -309,7 +311,7 @@ pub fn train(
             opt.save(&opt_path)?;
             net.save(&ckpt)?;
             let text = serde_json::to_string_pretty(&state).unwrap_or_default();
-            crate::report::plot::write_atomic(&state_path, &text).map_err(io(&state_path))?;
+            crate::atomic::write(&state_path, &text).map_err(|e| io(&state_path)(e.into()))?;
         }
         if req.stop_at == Some(state.step) {
             break;
@@ -320,7 +322,7 @@ pub fn train(
         net.meta.step = state.init_step + state.step;
         net.save(req.out)?;
         let plot = req.run_dir.join("loss.svg");
-        metrics::plot(&metrics::read_rows(&metrics_path), &plot).map_err(io(&plot))?;
+        metrics::plot(&metrics::read_rows(&metrics_path)?, &plot).map_err(io(&plot))?;
     }
     let seconds = clock.elapsed().as_secs_f64();
     Ok(TrainSummary {
