@@ -54,6 +54,8 @@ pub enum CheckpointError {
     },
     #[error("checkpoint {path}: weights do not match the architecture in its sidecar ({message})")]
     Weights { path: PathBuf, message: String },
+    #[error("the network's output could not be read: {0}")]
+    Output(String),
 }
 
 /// A network with its weights and description, on one device.
@@ -207,9 +209,12 @@ impl Network {
     }
 
     /// Policy logits and values for a batch of positions of one variant (inference mode).
-    pub fn evaluate(&self, positions: &[&Position]) -> (Vec<f32>, Vec<f32>) {
+    pub fn evaluate(
+        &self,
+        positions: &[&Position],
+    ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
         let Some(first) = positions.first() else {
-            return (vec![], vec![]);
+            return Ok((vec![], vec![]));
         };
         let size = first.variant().size;
         let encoding = self.encoding();
@@ -223,19 +228,38 @@ impl Network {
 
     /// The same from planes already encoded under `self.encoding()` (`n * planes * size * size`
     /// floats).
-    pub fn evaluate_planes(&self, planes: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
-        tch::no_grad(|| {
+    /// A conversion that fails, or outputs of the wrong length, are an error (never an empty
+    /// vector that a caller would index past).
+    pub fn evaluate_planes(
+        &self,
+        planes: &[f32],
+        n: usize,
+        size: usize,
+    ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
+        let out = |e: tch::TchError| CheckpointError::Output(first_line(&e.to_string()));
+        let (policy, value) = tch::no_grad(|| -> Result<_, CheckpointError> {
             let x = Tensor::from_slice(planes)
-                .view([n as i64, -1, size as i64, size as i64])
+                .f_view([n as i64, -1, size as i64, size as i64])
+                .map_err(out)?
                 .to_device(self.device());
             let (policy, value) = self.net.forward(&x, false);
             let policy = policy.to_device(Device::Cpu).to_kind(tch::Kind::Float);
             let value = value.to_device(Device::Cpu).to_kind(tch::Kind::Float);
-            (
-                Vec::<f32>::try_from(policy.flatten(0, -1)).unwrap_or_default(),
-                Vec::<f32>::try_from(value).unwrap_or_default(),
-            )
-        })
+            Ok((
+                Vec::<f32>::try_from(policy.flatten(0, -1)).map_err(out)?,
+                Vec::<f32>::try_from(value).map_err(out)?,
+            ))
+        })?;
+        let p = crate::encode::policy::policy_size(size);
+        if policy.len() != n * p || value.len() != n {
+            return Err(CheckpointError::Output(format!(
+                "{} logits and {} values for {n} positions (expected {} and {n})",
+                policy.len(),
+                value.len(),
+                n * p
+            )));
+        }
+        Ok((policy, value))
     }
 }
 
@@ -263,7 +287,7 @@ mod tests {
         for name in ["brandubh", "tavlei", "copenhagen"] {
             let v = Variant::load(name).expect("preset");
             let pos = Position::start(&v);
-            let (policy, value) = net.evaluate(&[&pos, &pos]);
+            let (policy, value) = net.evaluate(&[&pos, &pos]).expect("evaluates");
             assert_eq!(policy.len(), 2 * policy_size(v.size));
             assert_eq!(value.len(), 2);
             assert!(value.iter().all(|v| v.abs() < 1.0));
@@ -300,7 +324,10 @@ mod tests {
         let loaded = Network::load(&path, Some("brandubh"), Device::Cpu).expect("loads");
         let v = Variant::load("brandubh").expect("preset");
         let pos = Position::start(&v);
-        assert_eq!(net.evaluate(&[&pos]), loaded.evaluate(&[&pos]));
+        assert_eq!(
+            net.evaluate(&[&pos]).expect("evaluates"),
+            loaded.evaluate(&[&pos]).expect("evaluates")
+        );
         let wrong = Network::load(&path, Some("tavlei"), Device::Cpu)
             .err()
             .expect("wrong variant refused");
@@ -340,7 +367,10 @@ mod tests {
         assert_eq!(loaded.meta.planes, 14);
         let v = Variant::load("brandubh").expect("preset");
         let pos = Position::start(&v);
-        assert_eq!(old.evaluate(&[&pos]), loaded.evaluate(&[&pos]));
+        assert_eq!(
+            old.evaluate(&[&pos]).expect("evaluates"),
+            loaded.evaluate(&[&pos]).expect("evaluates")
+        );
         // a version this build does not know, and planes that do not fit the version
         for (version, planes, expected) in [
             (9, 14, "knows versions 1 to 2"),
@@ -360,5 +390,20 @@ mod tests {
             assert!(err.to_string().contains(expected), "{err}");
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_batch_of_the_wrong_shape_is_an_error_not_an_empty_output() {
+        let arch = Architecture {
+            blocks: 1,
+            channels: 8,
+        };
+        let net = Network::new("brandubh", arch, Device::Cpu, 1);
+        // 7 floats cannot be one 7x7 position of 16 planes
+        let err = net.evaluate_planes(&[0.0; 7], 1, 7).expect_err("refused");
+        assert!(
+            err.to_string().contains("output could not be read"),
+            "{err}"
+        );
     }
 }

@@ -164,7 +164,11 @@ impl Evaluator for NetworkEvaluator {
         };
         let size = first.variant().size;
         let positions: Vec<&Position> = requests.iter().map(|(p, _)| *p).collect();
-        let (logits, values) = self.network.evaluate(&positions);
+        // the network's own output failing to convert is a libtorch fault, not bad input
+        let (logits, values) = self
+            .network
+            .evaluate(&positions)
+            .unwrap_or_else(|e| panic!("{e}"));
         let p = policy_size(size);
         requests
             .iter()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The evidence behind a model card: the new network against the one it replaces (equal
+# simulations and equal time), against the strongest classical agent at equal time, and its
+# self-play balance at two search sizes; plus the run's own summary, ladder and plots.
+#   models/evidence.sh VARIANT RUN_DIR GENERATION [PREVIOUS_CHECKPOINT]
+# Writes models/VARIANT-evidence/ (match reports as JSON, per-game records, balance tables).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+variant=$1 run=$2 gen=$3 previous=${4:-}
+BIN=./target/release/tavlei
+out=models/$variant-evidence
+new=$run/gen-$(printf %03d "$gen")/model.safetensors
+mkdir -p "$out"
+cp "$run/summary.md" "$run/ladder.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
+for g in "$run"/gen-*; do
+  for f in selfplay.json match.json vs-gen0.json vs-anchor.json; do
+    [ -f "$g/$f" ] && mkdir -p "$out/run/$(basename "$g")" && cp "$g/$f" "$out/run/$(basename "$g")/"
+  done
+done
+match() { # name A B pairs
+  [ -f "$out/$1/match.json" ] || "$BIN" match --variant "$variant" "$2" "$3" --pairs "$4" --seed 5 --out "$out/$1" > /dev/null
+  echo "$1: $(python3 -c "import json,sys; m=json.load(open('$out/$1/match.json')); e=m['elo_pairs']; print(m['score'], e['elo'], e['low'], e['high'], m['as_attacker'], m['as_defender'])")"
+}
+if [ -n "$previous" ]; then
+  match vs-previous-32 "net:$new:32" "net:$previous:32" 50
+  match vs-previous-t20ms "net:$new:t=20ms" "net:$previous:t=20ms" 25
+fi
+match vs-gen0-32 "net:$new:32" "net:$run/gen-000/model.safetensors:32" 50
+match vs-ab-t20ms "net:$new:t=20ms" "ab:t=20ms" 25
+match vs-mcts-t20ms "net:$new:t=20ms" "mcts:t=20ms" 25
+"$BIN" balance --variant "$variant" --agent "net:$new:32" --levels 32,128 --games 100 --seed 5 --out "$out/balance" --csv > /dev/null
+cat "$out/balance/balance.csv"
