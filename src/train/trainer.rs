@@ -310,7 +310,8 @@ pub fn train(
             net.meta.step = state.init_step + state.step;
             opt.save(&opt_path)?;
             net.save(&ckpt)?;
-            let text = serde_json::to_string_pretty(&state).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&state)
+                .map_err(|e| io(&state_path)(std::io::Error::other(e)))?;
             crate::atomic::write(&state_path, &text).map_err(|e| io(&state_path)(e.into()))?;
         }
         if req.stop_at == Some(state.step) {
