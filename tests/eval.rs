@@ -176,7 +176,8 @@ fn ladder_ranks_search_above_random() {
         &opts,
         2,
         &mut |_| {},
-    );
+    )
+    .expect("a ladder of valid games rates");
     assert_eq!(games.len(), 3 * 12);
     let elo: Vec<f64> = report.ratings.iter().map(|r| r.elo).collect();
     assert!(elo[2] > elo[0], "{elo:?}");
@@ -275,4 +276,19 @@ fn balance_stores_are_never_rewritten_from_a_partial_read() {
     assert!(err.to_string().contains("line 3"), "{err}");
     assert_eq!(std::fs::read_to_string(&store).expect("store"), damaged);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sprt_settings_are_checked_by_one_validator_that_names_the_problem() {
+    assert!(Sprt::parse("0,50,0.05,0.05").is_ok());
+    for (text, needle) in [
+        ("0,50,0.05", "not four"),
+        ("0,x,0.05,0.05", "not four numbers"),
+        ("50,0,0.05,0.05", "elo1"),
+        ("0,50,0,0.05", "alpha"),
+        ("0,50,0.6,0.5", "beta"),
+    ] {
+        let err = Sprt::parse(text).expect_err(text);
+        assert!(err.contains(needle), "{text}: {err}");
+    }
 }

@@ -136,7 +136,7 @@ fn records(variant: &Variant, results: &[tavlei::eval::GameResult], names: &[Str
 pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
     let sprt = match &args.sprt {
-        Some(text) => Some(Sprt::parse(text).with_context(|| format!("--sprt `{text}`: expected elo0,elo1,alpha,beta with elo0 < elo1 and 0 < alpha, beta < 0.5"))?),
+        Some(text) => Some(Sprt::parse(text).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
         None => None,
     };
     let mut agents = load_agents(&[args.a.clone(), args.b.clone()], &v, &args.play)?;
@@ -253,7 +253,7 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         &args.play.options(4, 8),
         args.play.seed,
         &mut |_| progress.inc(1),
-    );
+    )?;
     progress.finish_and_clear();
     let mut order: Vec<usize> = (0..report.agents.len()).collect();
     order.sort_by(|&a, &b| report.ratings[b].elo.total_cmp(&report.ratings[a].elo));

@@ -36,6 +36,8 @@ pub enum EvalError {
     Io { path: PathBuf, message: String },
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Stats(#[from] crate::eval::stats::StatsError),
     #[error("{0}")]
     Invalid(String),
 }

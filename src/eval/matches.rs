@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::agent::Agent;
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::stats::{
-    bradley_terry, elo_interval_trinomial, sprt_bounds, sprt_llr, EloEstimate, Pentanomial, Rating,
-    SprtDecision, Z95,
+    elo_interval_trinomial, sprt_bounds, sprt_llr, try_bradley_terry, BradleyTerryOptions,
+    EloEstimate, Pentanomial, Rating, SprtDecision, StatsError, Z95,
 };
 use crate::rules::Position;
 
@@ -21,25 +21,28 @@ pub struct Sprt {
 }
 
 impl Sprt {
-    /// Parses `elo0,elo1,alpha,beta`.
-    pub fn parse(text: &str) -> Option<Sprt> {
+    /// Parses `elo0,elo1,alpha,beta`, checked by the one SPRT validator
+    /// ([`crate::eval::stats::validate_sprt`]); the error says what is wrong.
+    pub fn parse(text: &str) -> Result<Sprt, String> {
         let v: Vec<f64> = text
             .split(',')
-            .map(|s| s.trim().parse().ok())
-            .collect::<Option<Vec<f64>>>()?;
-        match v.as_slice() {
-            &[elo0, elo1, alpha, beta]
-                if elo1 > elo0 && alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5 =>
-            {
-                Some(Sprt {
-                    elo0,
-                    elo1,
-                    alpha,
-                    beta,
-                })
-            }
-            _ => None,
-        }
+            .map(|s| s.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("`{text}` is not four numbers elo0,elo1,alpha,beta"))?;
+        let &[elo0, elo1, alpha, beta] = v.as_slice() else {
+            return Err(format!(
+                "`{text}` has {} numbers, not four (elo0,elo1,alpha,beta)",
+                v.len()
+            ));
+        };
+        crate::eval::stats::validate_sprt(elo0, elo1, alpha, beta)
+            .map_err(|e| format!("`{text}`: {e}"))?;
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
     }
 }
 
@@ -250,7 +253,7 @@ pub fn run_ladder(
     opts: &PlayOptions,
     seed: u64,
     progress: &mut dyn FnMut(&GameResult),
-) -> (LadderReport, Vec<GameResult>) {
+) -> Result<(LadderReport, Vec<GameResult>), StatsError> {
     let n = agents.len();
     let mut setups = Vec::new();
     for i in 0..n {
@@ -280,7 +283,7 @@ pub fn run_ladder(
             }
         }
     }
-    let ratings = bradley_terry(n, &matchups);
+    let ratings = try_bradley_terry(n, &matchups, &BradleyTerryOptions::default())?;
     let scores = (0..n)
         .map(|i| {
             (0..n)
@@ -294,5 +297,5 @@ pub fn run_ladder(
         scores,
         games: results.len() as u64,
     };
-    (report, results)
+    Ok((report, results))
 }

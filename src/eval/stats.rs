@@ -8,7 +8,8 @@
 //!   the pairs.
 //! - [`sprt_llr`], [`sprt_bounds`], [`SprtDecision`]: a sequential probability ratio test on
 //!   pentanomial counts.
-//! - [`bradley_terry`]: ratings with intervals for several players from their results.
+//! - [`try_bradley_terry`]: ratings with intervals for several players from their results (bad
+//!   entries are errors, never dropped).
 //!
 //! Conventions: a score is a per-game score in `[0, 1]` (a win 1, a draw ½, a loss 0); Elo is the
 //! logistic scale, `score = 1 / (1 + 10^(-elo / 400))`. Intervals are two-sided with the normal
@@ -532,35 +533,6 @@ impl Default for BradleyTerryOptions {
             tolerance: 1e-10,
         }
     }
-}
-
-/// Bradley–Terry ratings with the default options ([`BradleyTerryOptions::default`]: one
-/// virtual draw per player against a reference, 95% intervals).
-///
-/// `results` holds `(i, j, wins_i, games)`: player `i` scored `wins_i` points (draws count ½)
-/// in `games` games against player `j`; several entries for the same players add up, in either
-/// order. Lenient: entries naming a player out of range or the same player twice, with a
-/// non-finite or non-positive `games`, or a NaN `wins_i` are skipped, and `wins_i` is clamped to
-/// `[0, games]`; use [`try_bradley_terry`] to get these as errors instead. Should the fit fail
-/// (it cannot with a positive prior), every player gets Elo 0 with an unbounded interval.
-pub fn bradley_terry(n_players: usize, results: &[(usize, usize, f64, f64)]) -> Vec<Rating> {
-    let clean: Vec<(usize, usize, f64, f64)> = results
-        .iter()
-        .filter(|&&(i, j, w, g)| {
-            i < n_players && j < n_players && i != j && g.is_finite() && g > 0.0 && !w.is_nan()
-        })
-        .map(|&(i, j, w, g)| (i, j, w.clamp(0.0, g), g))
-        .collect();
-    try_bradley_terry(n_players, &clean, &BradleyTerryOptions::default()).unwrap_or_else(|_| {
-        vec![
-            Rating {
-                elo: 0.0,
-                low: f64::NEG_INFINITY,
-                high: f64::INFINITY,
-            };
-            n_players
-        ]
-    })
 }
 
 /// Bradley–Terry ratings: player `i` beats player `j` with probability `γ_i / (γ_i + γ_j)`,
@@ -1171,7 +1143,8 @@ mod tests {
     // q = g/(g+1); var(θ_A − θ̄) = 1 / (4 a + 2 r) → half-width 177.1943 Elo.
     #[test]
     fn bradley_terry_two_players_default_prior() {
-        let r = bradley_terry(2, &[(0, 1, 3.0, 4.0)]);
+        let r = try_bradley_terry(2, &[(0, 1, 3.0, 4.0)], &BradleyTerryOptions::default())
+            .expect("rates");
         close(r[0].elo - r[1].elo, 164.8385, 1e-3);
         close(r[0].elo + r[1].elo, 0.0, 1e-9);
         close(r[0].high - r[0].elo, 177.1943, 1e-3);
@@ -1214,19 +1187,23 @@ mod tests {
             Err(StatsError::NotIdentifiable)
         );
         // ... but a finite one with the prior
-        let r = bradley_terry(2, &[(0, 1, 4.0, 4.0)]);
+        let r = try_bradley_terry(2, &[(0, 1, 4.0, 4.0)], &BradleyTerryOptions::default())
+            .expect("rates");
         assert!(r[0].elo.is_finite() && r[0].elo > 100.0 && r[0].low.is_finite());
         // a player without games: not identifiable without a prior, 0 with it
         assert_eq!(
             try_bradley_terry(3, &[(0, 1, 2.0, 4.0)], &no_prior()),
             Err(StatsError::NotIdentifiable)
         );
-        let r = bradley_terry(3, &[(0, 1, 2.0, 4.0)]);
+        let r = try_bradley_terry(3, &[(0, 1, 2.0, 4.0)], &BradleyTerryOptions::default())
+            .expect("rates");
         for x in &r {
             close(x.elo, 0.0, 1e-9);
         }
-        assert!(bradley_terry(0, &[]).is_empty());
-        let one = bradley_terry(1, &[]);
+        assert!(try_bradley_terry(0, &[], &BradleyTerryOptions::default())
+            .expect("rates")
+            .is_empty());
+        let one = try_bradley_terry(1, &[], &BradleyTerryOptions::default()).expect("rates");
         assert_eq!(
             one,
             vec![Rating {
@@ -1270,9 +1247,16 @@ mod tests {
                 ..
             })
         ));
-        let clean = bradley_terry(2, &[(0, 1, 3.0, 4.0)]);
-        let noisy = bradley_terry(2, &[(0, 1, 3.0, 4.0), (0, 5, 1.0, 1.0), (1, 1, 1.0, 1.0)]);
-        assert_eq!(clean, noisy);
+        // entries are never dropped: a player out of range or paired with itself is an error
+        let default = BradleyTerryOptions::default();
+        assert!(matches!(
+            try_bradley_terry(2, &[(0, 1, 3.0, 4.0), (0, 5, 1.0, 1.0)], &default),
+            Err(StatsError::PlayerOutOfRange { index: 1, .. })
+        ));
+        assert!(matches!(
+            try_bradley_terry(2, &[(1, 1, 1.0, 1.0)], &default),
+            Err(StatsError::SelfPairing { index: 0, .. })
+        ));
     }
 
     // A large, lopsided but identifiable result converges.

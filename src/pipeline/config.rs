@@ -113,13 +113,9 @@ impl PipelineConfig {
                     .into(),
             );
         }
-        if cfg.eval.gating == Gating::Sprt
-            && crate::eval::matches::Sprt::parse(&cfg.eval.sprt).is_none()
-        {
-            return Err(format!(
-                "eval.sprt `{}` is not elo0,elo1,alpha,beta",
-                cfg.eval.sprt
-            ));
+        if cfg.eval.gating == Gating::Sprt {
+            crate::eval::matches::Sprt::parse(&cfg.eval.sprt)
+                .map_err(|e| format!("eval.sprt {e}"))?;
         }
         Ok(cfg)
     }

@@ -68,7 +68,8 @@ pub fn generation_ladder(
             done += 1;
             progress.advance(done, "");
         },
-    );
+    )
+    .map_err(crate::eval::EvalError::from)?;
     let base = report.ratings[0].elo;
     let ratings = report
         .ratings

@@ -409,7 +409,7 @@ pub fn run_pipeline(
                     format!("net:{}:{sims}", model_path(run, best).display()),
                 ];
                 let sprt = (cfg.eval.gating == Gating::Sprt)
-                    .then(|| Sprt::parse(&cfg.eval.sprt))
+                    .then(|| Sprt::parse(&cfg.eval.sprt).ok())
                     .flatten();
                 let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
                 let plan = MatchPlan {
