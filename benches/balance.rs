@@ -7,7 +7,7 @@ use tavlei::eval::balance::run_balance;
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::rules::{Position, Variant};
 
-const GAMES: u64 = 16;
+const GAMES: u64 = 64;
 
 fn balance_study(c: &mut Criterion) {
     let variant = Variant::load("brandubh").expect("preset");

@@ -7,12 +7,15 @@
 //! evaluations included, in batches of one) and nothing else.
 //!
 //! Games between classical agents (random, pure MCTS, alpha-beta) share no batches: each is
-//! played alone, start to end, on one of rayon's threads (`--threads`, `RAYON_NUM_THREADS`), so a
-//! study uses every core. A timed move then has its thread to itself (one thread per core).
+//! played alone, start to end, by one of as many workers as rayon has threads (`--threads`,
+//! `RAYON_NUM_THREADS`), so a study uses every core. A timed move then has its thread to itself
+//! (one thread per core).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Outcome, Position, Side};
@@ -283,10 +286,12 @@ pub fn play_games(
     results
 }
 
-/// Games of classical agents, each played alone on rayon's threads. They go in waves of
-/// `opts.concurrent` games whose results reach `on_result` in the order of `setups`, so the games
-/// played, their results and where a stop falls do not depend on the number of threads: a game's
-/// moves follow from its position, its agents' seeds and its own random numbers only.
+/// Games of classical agents, each played alone, start to end, by one of as many workers as
+/// rayon has threads (`--threads`); a worker takes the next game as soon as it is free. Results
+/// reach `on_result` in the order of `setups`, and when it asks to stop, the games after that one
+/// are dropped even if a worker finished them: the games kept, their results and where a stop
+/// falls do not depend on the number of threads, since a game's moves follow from its position,
+/// its agents' seeds and its own random numbers only.
 fn play_apart(
     start: &Position,
     specs: &[(AgentSpec, u64)],
@@ -294,23 +299,50 @@ fn play_apart(
     opts: &PlayOptions,
     on_result: &mut dyn FnMut(&GameResult) -> bool,
 ) -> Vec<GameResult> {
-    let mut results = Vec::with_capacity(setups.len());
-    for wave in setups.chunks(opts.concurrent.max(1)) {
-        let played: Vec<GameResult> = wave
-            .par_iter()
-            .map(|setup| play_alone(*setup, start, specs, opts))
-            .collect();
+    let workers = rayon::current_num_threads().clamp(1, setups.len().max(1));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, finished) = mpsc::channel::<(usize, GameResult)>();
+    let mut heard: Vec<GameResult> = Vec::with_capacity(setups.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&setup) = setups.get(i) else {
+                        break;
+                    };
+                    if sender
+                        .send((i, play_alone(setup, start, specs, opts)))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // games finish in any order; they are heard in the order of `setups`
+        let mut waiting = BTreeMap::new();
         let mut go_on = true;
-        for r in played {
-            go_on &= on_result(&r);
-            results.push(r);
+        for (i, result) in finished {
+            waiting.insert(i, result);
+            while go_on {
+                let Some(result) = waiting.remove(&heard.len()) else {
+                    break;
+                };
+                go_on = on_result(&result);
+                heard.push(result);
+                if !go_on {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
         }
-        if !go_on {
-            break;
-        }
-    }
-    results.sort_by_key(|r| r.id);
-    results
+    });
+    heard.sort_by_key(|r| r.id);
+    heard
 }
 
 /// One game between fresh copies of classical agents (their own evaluators, tables and caches).
