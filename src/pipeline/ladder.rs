@@ -10,7 +10,6 @@ use super::config::PipelineConfig;
 use super::run::{model_path, read_json, write_json, PipelineError, PipelineProgress};
 use crate::eval::matches::{run_ladder, LadderReport};
 use crate::eval::stats::Rating;
-use crate::eval::{Agent, AgentSpec};
 use crate::rules::Position;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -47,15 +46,7 @@ pub fn generation_ladder(
     }
     let n = specs.len() as u64;
     progress.stage(last, "ladder", n * (n - 1) / 2 * cfg.eval.ladder_pairs * 2);
-    let mut agents = Vec::new();
-    for s in &specs {
-        agents.push(Agent::load(
-            &AgentSpec::parse(s)?,
-            &cfg.variant,
-            device,
-            cfg.seed,
-        )?);
-    }
+    let mut agents = super::run::load_agents(&specs, &cfg.variant, device, cfg.seed)?;
     let variant = crate::rules::Variant::load(&cfg.variant)?;
     let mut done = 0;
     let (report, _) = run_ladder(

@@ -189,6 +189,19 @@ pub struct MatchPlan {
     pub seed: u64,
 }
 
+/// Agents from their specs, for `variant`.
+pub(crate) fn load_agents(
+    specs: &[String],
+    variant: &str,
+    device: tch::Device,
+    seed: u64,
+) -> Result<Vec<Agent>, PipelineError> {
+    specs
+        .iter()
+        .map(|s| Ok(Agent::load(&AgentSpec::parse(s)?, variant, device, seed)?))
+        .collect()
+}
+
 /// A paired match of two agents, with progress.
 pub fn agents_match(
     cfg: &PipelineConfig,
@@ -203,15 +216,7 @@ pub fn agents_match(
         sprt,
         seed,
     } = plan;
-    let mut agents = Vec::new();
-    for s in &specs {
-        agents.push(Agent::load(
-            &AgentSpec::parse(s)?,
-            &cfg.variant,
-            device,
-            seed,
-        )?);
-    }
+    let mut agents = load_agents(&specs, &cfg.variant, device, seed)?;
     let mut done = 0;
     let (report, _) = run_match(
         start,
