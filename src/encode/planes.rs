@@ -123,7 +123,13 @@ impl Encoding {
             Encoding::V1 => pos.ply(),
             Encoding::V2 => pos.counted_plies(),
         };
-        let mut constants = vec![
+        // the repetition planes (14, 15) exist under encoding 2 only
+        let limit = match end.repetition {
+            Repetition::Ignore => 0,
+            _ => end.repetition_count as u32,
+        };
+        let earlier = pos.occurrences().saturating_sub(1) as u32;
+        let constants = [
             (5, flag(pos.side_to_move() == Side::Defenders)),
             (10, pos.roll() as f32 / 6.0),
             (11, ratio(plies, end.max_plies)),
@@ -132,17 +138,11 @@ impl Encoding {
                 ratio(pos.plies_since_capture(), end.max_plies_without_capture),
             ),
             (13, 1.0),
+            (14, ratio(earlier, limit.saturating_sub(1))),
+            (15, flag(limit > 0 && earlier + 2 >= limit)),
         ];
-        if self == Encoding::V2 {
-            let limit = match end.repetition {
-                Repetition::Ignore => 0,
-                _ => end.repetition_count as u32,
-            };
-            let earlier = pos.occurrences().saturating_sub(1) as u32;
-            constants.push((14, ratio(earlier, limit.saturating_sub(1))));
-            constants.push((15, flag(limit > 0 && earlier + 2 >= limit)));
-        }
-        for (plane, value) in constants {
+        let planes = self.planes();
+        for (plane, value) in constants.into_iter().filter(|&(p, _)| p < planes) {
             out[plane * n..(plane + 1) * n].fill(value);
         }
         for sq in 0..n {
