@@ -272,25 +272,37 @@ fn measure_against_anchors(
     ];
     let mut out = [None, None];
     for (slot, (file, stage, specs, salt)) in out.iter_mut().zip(plans) {
-        let path = generation_dir(run, candidate).join(file);
-        let report = match read_json::<MatchReport>(&path)? {
-            Some(r) => r,
-            None => {
-                progress.stage(g, stage, cfg.eval.anchor_pairs * 2);
-                let plan = MatchPlan {
-                    specs,
-                    pairs: cfg.eval.anchor_pairs,
-                    sprt: None,
-                    seed: cfg.seed ^ salt,
-                };
-                let r = agents_match(cfg, device, start, plan, progress)?;
-                write_json(&path, &r)?;
-                r
-            }
+        let plan = MatchPlan {
+            specs,
+            pairs: cfg.eval.anchor_pairs,
+            sprt: None,
+            seed: cfg.seed ^ salt,
         };
+        let path = generation_dir(run, candidate).join(file);
+        let report = stored_match(cfg, device, start, &path, (g, stage), plan, progress)?;
         *slot = Some(report);
     }
     Ok(out)
+}
+
+/// The match stored at `path`, or else `plan` played (as `stage` of generation `g`) and stored
+/// there: a rerun never plays a stored match again.
+fn stored_match(
+    cfg: &PipelineConfig,
+    device: tch::Device,
+    start: &Position,
+    path: &Path,
+    (g, stage): (u32, &str),
+    plan: MatchPlan,
+    progress: &mut dyn PipelineProgress,
+) -> Result<MatchReport, PipelineError> {
+    if let Some(stored) = read_json::<MatchReport>(path)? {
+        return Ok(stored);
+    }
+    progress.stage(g, stage, plan.pairs * 2);
+    let report = agents_match(cfg, device, start, plan, progress)?;
+    write_json(path, &report)?;
+    Ok(report)
 }
 
 /// Runs (or resumes) the whole pipeline in `run`.
@@ -404,30 +416,27 @@ pub fn run_pipeline(
         }
         // 3. the candidate against the best network
         let match_path = generation_dir(run, candidate).join("match.json");
-        let report = match read_json::<MatchReport>(&match_path)? {
-            Some(r) => r,
-            None => {
-                progress.stage(g, "evaluate", cfg.eval.pairs * 2);
-                let sims = cfg.eval.simulations;
-                let specs = [
-                    format!("net:{}:{sims}", out.display()),
-                    format!("net:{}:{sims}", model_path(run, best).display()),
-                ];
-                let sprt = (cfg.eval.gating == Gating::Sprt)
-                    .then(|| Sprt::parse(&cfg.eval.sprt).ok())
-                    .flatten();
-                let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
-                let plan = MatchPlan {
-                    specs,
-                    pairs: cfg.eval.pairs,
-                    sprt,
-                    seed,
-                };
-                let r = agents_match(cfg, device, &start, plan, progress)?;
-                write_json(&match_path, &r)?;
-                r
-            }
+        let sims = cfg.eval.simulations;
+        let plan = MatchPlan {
+            specs: [
+                format!("net:{}:{sims}", out.display()),
+                format!("net:{}:{sims}", model_path(run, best).display()),
+            ],
+            pairs: cfg.eval.pairs,
+            sprt: (cfg.eval.gating == Gating::Sprt)
+                .then(|| Sprt::parse(&cfg.eval.sprt).ok())
+                .flatten(),
+            seed: cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB),
         };
+        let report = stored_match(
+            cfg,
+            device,
+            &start,
+            &match_path,
+            (g, "evaluate"),
+            plan,
+            progress,
+        )?;
         let accepted = match cfg.eval.gating {
             Gating::None => true,
             Gating::Score => report.score >= cfg.eval.threshold,
