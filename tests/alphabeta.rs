@@ -342,6 +342,37 @@ fn seeds_break_ties_reproducibly() {
     );
 }
 
+/// The opening noise moves a static evaluation by at most its amplitude, the same for the same
+/// game seed and position, and differently for other games; without it nothing moves.
+#[test]
+fn opening_noise_is_bounded_and_drawn_from_the_game_and_the_position() {
+    let mut plain = agent(1);
+    let mut noisy = agent(1);
+    let mut other_game = agent(1);
+    noisy.vary(11, 50);
+    other_game.vary(12, 50);
+    let mut differs = 0;
+    for seed in 0..40 {
+        let pos = random_position("copenhagen", seed, 6);
+        let base = plain.evaluate(&pos);
+        let a = noisy.evaluate(&pos);
+        assert!((a - base).abs() <= 50, "{a} vs {base}");
+        assert_eq!(
+            noisy.evaluate(&pos),
+            a,
+            "the same offset for the same game and position"
+        );
+        differs += usize::from(other_game.evaluate(&pos) != a);
+    }
+    assert!(
+        differs >= 30,
+        "another game draws other offsets ({differs} of 40)"
+    );
+    noisy.vary(11, 0);
+    let pos = random_position("copenhagen", 3, 6);
+    assert_eq!(noisy.evaluate(&pos), plain.evaluate(&pos));
+}
+
 #[test]
 fn values_lie_in_the_unit_interval() {
     let ab = agent(0);

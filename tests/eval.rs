@@ -292,3 +292,39 @@ fn sprt_settings_are_checked_by_one_validator_that_names_the_problem() {
         assert!(err.contains(needle), "{text}: {err}");
     }
 }
+
+/// Alpha-beta alone would play every game of a balance study alike (before, a hundred games
+/// were one game a hundred times); the game's seed in its tie-breaks and its opening noise make
+/// the games differ, reproducibly.
+#[test]
+fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
+    let dir = std::env::temp_dir().join(format!("tavlei-ab-noise-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let spec = AgentSpec::parse("ab:3").expect("spec");
+    let games = |name: &str| {
+        let opts = PlayOptions {
+            opening_plies: 0,
+            temperature_plies: 6,
+            ..PlayOptions::default()
+        };
+        let agent = Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("agent");
+        let store = store_path(&dir.join(name), "brandubh", &spec.text);
+        run_balance(&start(), agent, 8, &opts, 3, &store, &mut |_| {}).expect("runs");
+        std::fs::read_to_string(&store).expect("store")
+    };
+    let first = games("first");
+    let distinct: std::collections::HashSet<String> = first
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("a game");
+            v["moves"].to_string()
+        })
+        .collect();
+    assert!(
+        distinct.len() >= 6,
+        "{} distinct games of 8",
+        distinct.len()
+    );
+    assert_eq!(games("again"), first, "the same seed plays the same games");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -30,7 +30,8 @@ pub struct PlayOptions {
     pub concurrent: usize,
     /// Uniformly random plies played before the agents take over (the same within a pair).
     pub opening_plies: u32,
-    /// Moves are drawn from visits^(1/temperature) until this ply, then the best is played.
+    /// Moves are drawn from visits^(1/temperature) until this ply, then the best is played;
+    /// alpha-beta instead adds its opening noise, scaled by the temperature, until this ply.
     pub temperature: f32,
     pub temperature_plies: u32,
     pub search: SearchConfig,
@@ -166,6 +167,13 @@ impl Game {
             if let Some(ab) = agents[who].alphabeta.as_mut() {
                 // a fresh table each move: a game's moves do not depend on the other games
                 ab.clear();
+                let sampling = self.position.ply() < opts.temperature_plies;
+                let noise = if sampling {
+                    ab.opening_noise(opts.temperature)
+                } else {
+                    0
+                };
+                ab.vary(self.setup.seed, noise);
                 let best = ab.search(&self.position, limit).best;
                 let mv = best.expect("a position that is not over has a legal move");
                 self.moves.push(self.position.play_recorded(mv));

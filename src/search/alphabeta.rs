@@ -53,6 +53,14 @@ pub struct SearchSettings {
     pub new_iteration_share: f32,
     /// Scores map to values in [-1, 1] as tanh(score / value_scale).
     pub value_scale: f32,
+    /// Largest evaluation offset in a game's sampling phase (see `AlphaBeta::vary`), at
+    /// temperature 1. Missing from older files: the default.
+    #[serde(default = "default_opening_noise")]
+    pub opening_noise: i32,
+}
+
+fn default_opening_noise() -> i32 {
+    SearchSettings::default().opening_noise
 }
 
 impl Default for SearchSettings {
@@ -62,6 +70,7 @@ impl Default for SearchSettings {
             check_every: 1024,
             new_iteration_share: 0.4,
             value_scale: 600.0,
+            opening_noise: 50,
         }
     }
 }
@@ -128,6 +137,9 @@ impl AlphaBetaConfig {
         if !(s.value_scale.is_finite() && s.value_scale > 0.0) {
             return Err("search.value_scale must be positive".into());
         }
+        if !(0..=self.eval.material * 10).contains(&s.opening_noise) {
+            return Err("search.opening_noise must lie in 0..=10 * eval.material".into());
+        }
         if self.eval.material <= 0 {
             return Err("eval.material must be positive".into());
         }
@@ -165,6 +177,10 @@ pub struct AbResult {
 pub struct AlphaBeta {
     config: AlphaBetaConfig,
     seed: u64,
+    /// The current game's seed (set by `vary`), mixed into tie-breaks and the noise.
+    game_seed: u64,
+    /// Largest offset added to static evaluations (0: none).
+    noise: i32,
     tt: TTable,
     heuristic: Option<Heuristic>,
     /// Two quiet moves per ply that caused a cut-off.
@@ -185,6 +201,14 @@ pub struct AlphaBeta {
     stopped: bool,
 }
 
+/// A well-mixed 64-bit hash (SplitMix64's finaliser).
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Ordering bands: each far above what the next can reach.
 const ORDER_TT: i32 = 1 << 30;
 const ORDER_WIN: i32 = 1 << 29;
@@ -199,6 +223,8 @@ impl AlphaBeta {
             tt: TTable::new(config.search.tt_megabytes),
             config,
             seed,
+            game_seed: 0,
+            noise: 0,
             heuristic: None,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Vec::new(),
@@ -217,6 +243,22 @@ impl AlphaBeta {
 
     pub fn config(&self) -> &AlphaBetaConfig {
         &self.config
+    }
+
+    /// Makes the searches that follow vary with a game: `game_seed` joins the tie-breaks, and
+    /// each static evaluation gets an offset in [-noise, noise] drawn from the game seed and the
+    /// position (so a transposition sees the same offset). Without it alpha-beta plays every
+    /// game from one start alike, and a balance study of a hundred games is one game a hundred
+    /// times; a small noise in the opening varies the games while every move stays close to the
+    /// best the search sees. `noise = 0` leaves only the tie-breaks.
+    pub fn vary(&mut self, game_seed: u64, noise: i32) {
+        self.game_seed = game_seed;
+        self.noise = noise.max(0);
+    }
+
+    /// `vary`'s noise for a sampling phase at `temperature` (0 when it is over).
+    pub fn opening_noise(&self, temperature: f32) -> i32 {
+        (self.config.search.opening_noise as f32 * temperature.max(0.0)).round() as i32
     }
 
     /// Forgets what earlier searches learnt (table, killers, history): a search then depends
@@ -308,7 +350,7 @@ impl AlphaBeta {
         pos.legal_moves(&mut root);
         // shuffle first: the stable sort below keeps this order among equal moves, and the
         // first of equally scored moves is the one kept
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ pos.key());
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed ^ self.game_seed ^ pos.key());
         root.shuffle(&mut rng);
         let mut scored: Vec<(i32, Move)> = root
             .iter()
@@ -596,7 +638,13 @@ impl AlphaBeta {
         if mobility == 0 && pos.berserk_piece().is_none() && !pos.has_legal_move() {
             return terminal_score(pos.no_moves_outcome(), pos.side_to_move(), ply);
         }
-        heuristic.score(pos, &f)
+        let score = heuristic.score(pos, &f);
+        if self.noise == 0 {
+            return score;
+        }
+        let span = 2 * self.noise as u64 + 1;
+        let draw = splitmix64(self.game_seed ^ pos.key().rotate_left(17)) % span;
+        score + draw as i32 - self.noise
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
