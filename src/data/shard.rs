@@ -11,26 +11,27 @@
 //! | 8        | sample count                                            |
 //! | 8        | payload length in bytes                                 |
 //! | payload  | the samples, each bincode 2 (serde, standard config)    |
-//! | 8        | FNV-1a 64 of every byte before it                       |
+//! | 8        | checksum of every byte before it: XXH3-64 (FNV-1a 64 in formats 1 and 2) |
 //!
 //! The payload length lets a reader tell a truncated file from a corrupted one.
 //!
-//! Format 1 (encoding 1) samples lack the pass and occurrence counts of format 2 (encoding 2);
-//! they are still read, as first occurrences without passes.
+//! Every older format is still read. Format 1 (encoding 1) samples lack the pass and occurrence
+//! counts of later formats (encoding 2); they are read as first occurrences without passes.
+//! Format 3 changed only the checksum (XXH3-64 for FNV-1a).
 
 use std::io::Write;
 use std::path::Path;
 
 use crate::encode::ENCODING_VERSION;
 
-use super::checksum::fnv1a;
+use super::checksum::shard_checksum;
 use super::error::DataError;
 use super::sample::{Sample, SampleV1};
 use crate::atomic::AtomicFile;
 
 pub const MAGIC: [u8; 8] = *b"TAVLSHRD";
 /// The format written; every format from 1 up to it is read.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Longest variant name a shard stores, in bytes.
 pub const MAX_VARIANT_NAME: usize = 1024;
 /// The file extension of complete shards.
@@ -79,7 +80,7 @@ pub fn encode_shard(
     out.extend_from_slice(&(samples.len() as u64).to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(&payload);
-    let sum = fnv1a(&out);
+    let sum = shard_checksum(FORMAT_VERSION, &out);
     out.extend_from_slice(&sum.to_le_bytes());
     Ok(out)
 }
@@ -174,7 +175,7 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
     let mut stored = [0u8; 8];
     stored.copy_from_slice(&bytes[checked_len..]);
     let stored = u64::from_le_bytes(stored);
-    let computed = fnv1a(&bytes[..checked_len]);
+    let computed = shard_checksum(format, &bytes[..checked_len]);
     if stored != computed {
         return Err(DataError::BadChecksum {
             path: path.to_path_buf(),
@@ -185,12 +186,13 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
     let variant = std::str::from_utf8(name)
         .map_err(|_| corrupt("the variant name is not UTF-8".into()))?
         .to_string();
-    // each format's samples hold what one encoding needs: 1 with 1, 2 with 2
-    if encoding != format {
+    // each format's samples hold what one encoding needs: format 1 encoding 1, later ones 2
+    let expected = format.min(ENCODING_VERSION);
+    if encoding != expected {
         return Err(DataError::EncodingVersion {
             path: path.to_path_buf(),
             found: encoding,
-            expected: format,
+            expected,
         });
     }
     let payload = &bytes[header_len..checked_len];
@@ -329,12 +331,12 @@ mod tests {
         ));
 
         let mut v = good.clone();
-        v[8] = 3;
+        v[8] = 4;
         assert!(matches!(
             err(&v),
             DataError::FormatVersion {
-                found: 3,
-                expected: 2,
+                found: 4,
+                expected: 3,
                 ..
             }
         ));
@@ -353,7 +355,8 @@ mod tests {
     fn resealed(mut bytes: Vec<u8>, at: usize, value: &[u8]) -> Vec<u8> {
         bytes[at..at + value.len()].copy_from_slice(value);
         let n = bytes.len() - 8;
-        let sum = fnv1a(&bytes[..n]);
+        let format = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        let sum = shard_checksum(format, &bytes[..n]);
         bytes[n..].copy_from_slice(&sum.to_le_bytes());
         bytes
     }
@@ -370,6 +373,39 @@ mod tests {
         assert!(
             text.contains("dir/0001.shard") && text.contains("encoding version 7"),
             "{text}"
+        );
+    }
+
+    /// A shard written by the format-2 build (FNV-1a checksum): one pure-MCTS game of brandubh.
+    #[test]
+    fn format_2_shards_are_still_read_with_their_checksum() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shard-format-2.shard");
+        let bytes = std::fs::read(&path).expect("fixture");
+        assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+        let shard = read_shard(&path).expect("format 2 reads");
+        assert_eq!(
+            (shard.variant.as_str(), shard.samples.len()),
+            ("brandubh", 5)
+        );
+        let v = crate::rules::Variant::load("brandubh").expect("preset");
+        for s in &shard.samples {
+            assert!(s.position(&v).is_ok() && !s.policy.is_empty());
+        }
+        // damage is caught by its FNV-1a checksum
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() - 20] ^= 0x04;
+        assert!(matches!(err(&flipped), DataError::BadChecksum { .. }));
+        // and the format written now seals with XXH3
+        let now = shard_bytes();
+        let n = now.len() - 8;
+        assert_eq!(
+            now[n..],
+            super::super::checksum::shard_checksum(3, &now[..n]).to_le_bytes()
+        );
+        assert_ne!(
+            now[n..],
+            super::super::checksum::fnv1a(&now[..n]).to_le_bytes()
         );
     }
 
@@ -479,7 +515,7 @@ mod tests {
             bytes.extend_from_slice(&count.to_le_bytes());
             bytes.extend_from_slice(&(garbage.len() as u64).to_le_bytes());
             bytes.extend_from_slice(&garbage);
-            let sum = fnv1a(&bytes);
+            let sum = shard_checksum(FORMAT_VERSION, &bytes);
             bytes.extend_from_slice(&sum.to_le_bytes());
             let _ = decode_shard(&bytes, &origin());
         }
