@@ -328,3 +328,67 @@ fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
     assert_eq!(games("again"), first, "the same seed plays the same games");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A study's outputs come from the library: a CSV a csv reader takes back (with the settled mark
+/// on each variant's strongest level), the JSON, and a plot per variant and per level.
+#[test]
+fn balance_study_writes_its_tables_and_plots() {
+    use tavlei::eval::balance::mark_settled;
+    use tavlei::eval::study::{balance_table, write_study};
+    let dir = std::env::temp_dir().join(format!("tavlei-study-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    let opts = PlayOptions {
+        concurrent: 4,
+        ..PlayOptions::default()
+    };
+    let mut reports = Vec::new();
+    for variant in ["brandubh", "tablut"] {
+        let v = Variant::load(variant).expect("preset");
+        for level in ["mcts:2", "mcts:4"] {
+            let spec = AgentSpec::parse(level).expect("spec");
+            let agent = Agent::load(&spec, variant, tch::Device::Cpu, 1).expect("agent");
+            let store = store_path(&dir.join("games"), variant, &spec.text);
+            reports.push(
+                run_balance(
+                    &Position::start(&v),
+                    agent,
+                    4,
+                    &opts,
+                    2,
+                    &store,
+                    &mut |_| {},
+                )
+                .expect("runs"),
+            );
+        }
+    }
+    mark_settled(&mut reports);
+    write_study(&dir, &reports).expect("writes");
+    let mut csv = csv::Reader::from_path(dir.join("balance.csv")).expect("csv");
+    let headers = csv.headers().expect("header").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let rows: Vec<csv::StringRecord> = csv.records().map(|r| r.expect("row")).collect();
+    assert_eq!(rows.len(), 4);
+    for (row, report) in rows.iter().zip(&reports) {
+        assert_eq!(&row[column("variant")], report.variant);
+        assert_eq!(&row[column("agent")], report.agent);
+        let wins: u64 = row[column("defender_wins")].parse().expect("a count");
+        assert_eq!(wins, report.defender_wins);
+    }
+    let settled: Vec<&str> = rows.iter().map(|r| &r[column("settled")]).collect();
+    assert!(settled[0].is_empty() && settled[2].is_empty());
+    assert!(["yes", "no"].contains(&settled[1]) && ["yes", "no"].contains(&settled[3]));
+    for file in [
+        "balance.json",
+        "levels-brandubh.svg",
+        "levels-tablut.svg",
+        "variants-mcts_2.svg",
+        "variants-mcts_4.svg",
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect(file);
+        assert!(!text.is_empty(), "{file}");
+    }
+    let table = balance_table(&reports);
+    assert_eq!(table.lines().count(), 2 + 4, "{table}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -95,6 +95,20 @@ fn generations_run_report_and_resume() {
         stamp,
         "the same networks are not rated again"
     );
+    // the closing balance table: the last network on both sides, stored and resumed
+    let balance =
+        tavlei::pipeline::balance::closing_balance(&cfg, &run, 2, 4, tch::Device::Cpu, &mut Quiet)
+            .expect("balance");
+    assert_eq!(balance.games, 4);
+    assert!(balance.agent.contains("gen-002"), "{}", balance.agent);
+    assert_eq!(
+        balance.attacker_wins + balance.defender_wins + balance.draws,
+        4
+    );
+    let again =
+        tavlei::pipeline::balance::closing_balance(&cfg, &run, 2, 4, tch::Device::Cpu, &mut Quiet)
+            .expect("stored balance");
+    assert_eq!(again.reasons, balance.reasons, "read back from its store");
     let text = tavlei::pipeline::report::write_report(
         &run,
         "brandubh",

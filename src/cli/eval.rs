@@ -7,11 +7,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
-use tavlei::eval::balance::{mark_settled, run_balance, store_path, BalanceReport};
+use tavlei::eval::balance::{mark_settled, run_balance, store_path};
 use tavlei::eval::matches::{run_ladder, run_match, Sprt};
+use tavlei::eval::study::{balance_csv, balance_table, write_study};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
-use tavlei::report::plot::{bar_chart, line_chart, BarGroup, Series};
+use tavlei::report::plot::{line_chart, Series};
 use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
@@ -270,11 +271,13 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         })
         .collect();
     if let Some(dir) = &args.out {
-        let mut csv = String::from("agent,elo,low,high\n");
+        // agents are paths too: the csv writer quotes what needs it
+        let mut csv = csv::Writer::from_writer(Vec::new());
+        csv.write_record(["agent", "elo", "low", "high"])?;
         for row in &rows {
-            csv += &format!("{}\n", row.join(","));
+            csv.write_record(row)?;
         }
-        write_out(dir, "ladder.csv", &csv)?;
+        write_out(dir, "ladder.csv", &String::from_utf8(csv.into_inner()?)?)?;
         write_out(dir, "ladder.json", &serde_json::to_string_pretty(&report)?)?;
         write_out(dir, "games.txt", &records(&v, &results, &args.agents))?;
         let series: Vec<Series> = order
@@ -343,49 +346,6 @@ pub struct BalanceArgs {
     play: PlayArgs,
 }
 
-fn pct(s: &tavlei::eval::balance::Share) -> String {
-    format!(
-        "{:.1} [{:.1}, {:.1}]",
-        100.0 * s.value,
-        100.0 * s.low,
-        100.0 * s.high
-    )
-}
-
-fn settled_text(settled: Option<bool>) -> &'static str {
-    match settled {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "",
-    }
-}
-
-fn ratio_text(r: &tavlei::eval::stats::Ratio) -> String {
-    match r.value {
-        Some(v) => format!(
-            "{v:.2} [{:.2}, {}]",
-            r.low,
-            if r.high.is_finite() {
-                format!("{:.2}", r.high)
-            } else {
-                "inf".into()
-            }
-        ),
-        None => "n/a".into(),
-    }
-}
-
-const CSV_HEADER: &str = "variant,agent,simulations,games,attacker_wins,defender_wins,draws,attacker_share,attacker_low,attacker_high,defender_share,defender_low,defender_high,draw_share,draw_low,draw_high,ratio,ratio_low,ratio_high,mean_length,median_length,seconds,settled";
-
-fn csv_row(r: &BalanceReport) -> String {
-    let ratio = r.ratio.value.map_or(String::new(), |v| format!("{v:.4}"));
-    format!(
-        "{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{},{:.4},{:.4},{:.1},{:.1},{:.1},{}",
-        r.variant, r.agent, r.simulations, r.games, r.attacker_wins, r.defender_wins, r.draws, r.attackers.value, r.attackers.low, r.attackers.high, r.defenders.value, r.defenders.low,
-        r.defenders.high, r.draw.value, r.draw.low, r.draw.high, ratio, r.ratio.low, r.ratio.high, r.mean_length, r.median_length, r.seconds, settled_text(r.settled)
-    )
-}
-
 pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
     let variants: Vec<String> = match (&args.variant, args.variants.as_slice()) {
         (Some(v), _) => vec![v.clone()],
@@ -438,140 +398,17 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         }
     }
     mark_settled(&mut reports);
-    let mut csv = format!("{CSV_HEADER}\n");
-    for r in &reports {
-        csv += &csv_row(r);
-        csv.push('\n');
-    }
-    write_out(&args.out, "balance.csv", &csv)?;
-    write_out(
-        &args.out,
-        "balance.json",
-        &serde_json::to_string_pretty(&reports)?,
-    )?;
-    if levels.len() > 1 {
-        for name in &variants {
-            let mine: Vec<&BalanceReport> = reports.iter().filter(|r| &r.variant == name).collect();
-            let series = |label: &str, f: fn(&BalanceReport) -> (f64, f64, f64)| Series {
-                name: label.into(),
-                points: mine
-                    .iter()
-                    .map(|r| {
-                        let (v, lo, hi) = f(r);
-                        (
-                            if r.time_ms > 0.0 {
-                                r.time_ms.log2()
-                            } else {
-                                (r.simulations.max(1) as f64).log2()
-                            },
-                            v,
-                            Some((hi - lo) / 2.0),
-                        )
-                    })
-                    .collect(),
-            };
-            let chart = line_chart(
-                &format!("balance of {name} by strength ({})", base.text),
-                if levels.iter().any(|l| l.time().is_some()) {
-                    "log2(simulations), or log2(ms per move) for time levels"
-                } else {
-                    "log2(simulations)"
-                },
-                "share of games",
-                &[
-                    series("attackers", |r| {
-                        (r.attackers.value, r.attackers.low, r.attackers.high)
-                    }),
-                    series("defenders", |r| {
-                        (r.defenders.value, r.defenders.low, r.defenders.high)
-                    }),
-                    series("draws", |r| (r.draw.value, r.draw.low, r.draw.high)),
-                ],
-            );
-            write_out(&args.out, &format!("levels-{name}.svg"), &chart)?;
-        }
-    }
-    if variants.len() > 1 {
-        for spec in &levels {
-            let groups: Vec<BarGroup> = reports
-                .iter()
-                .filter(|r| r.agent == spec.text)
-                .map(|r| BarGroup {
-                    label: r.variant.clone(),
-                    bars: vec![
-                        (r.attackers.value, r.attackers.low, r.attackers.high),
-                        (r.defenders.value, r.defenders.low, r.defenders.high),
-                        (r.draw.value, r.draw.low, r.draw.high),
-                    ],
-                })
-                .collect();
-            let chart = bar_chart(
-                &format!(
-                    "balance by variant ({}, {} games each)",
-                    spec.text, args.games
-                ),
-                "share of games",
-                &["attackers", "defenders", "draws"],
-                &groups,
-            );
-            let clean: String = spec
-                .text
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
-            write_out(&args.out, &format!("variants-{clean}.svg"), &chart)?;
-        }
-    }
+    write_study(&args.out, &reports)?;
     if args.json {
         println!("{}", serde_json::to_string(&reports)?);
-        return Ok(());
+    } else if args.csv {
+        print!("{}", balance_csv(&reports)?);
+    } else {
+        print!("{}", balance_table(&reports));
+        println!(
+            "95% Wilson intervals in brackets; settled: the two strongest levels agree within them. Tables, plots and every game (replayable) in {}",
+            args.out.display()
+        );
     }
-    if args.csv {
-        print!("{csv}");
-        return Ok(());
-    }
-    let rows: Vec<Vec<String>> = reports
-        .iter()
-        .map(|r| {
-            vec![
-                r.variant.clone(),
-                r.agent.clone(),
-                r.games.to_string(),
-                pct(&r.attackers),
-                pct(&r.defenders),
-                pct(&r.draw),
-                ratio_text(&r.ratio),
-                settled_text(r.settled).to_string(),
-                format!("{:.0}/{:.0}", r.mean_length, r.median_length),
-                r.reasons
-                    .iter()
-                    .map(|(k, n)| format!("{k}:{n}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            ]
-        })
-        .collect();
-    print!(
-        "{}",
-        render(
-            &[
-                "variant",
-                "agent",
-                "games",
-                "attackers %",
-                "defenders %",
-                "draws %",
-                "def/att",
-                "settled",
-                "len mean/med",
-                "reasons"
-            ],
-            &rows
-        )
-    );
-    println!(
-        "95% Wilson intervals in brackets; settled: the two strongest levels agree within them. Tables, plots and every game (replayable) in {}",
-        args.out.display()
-    );
     Ok(())
 }

@@ -6,15 +6,12 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use tavlei::eval::balance::{run_balance, store_path};
-use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::eval::study::balance_table;
 use tavlei::nn::device::DeviceChoice;
+use tavlei::pipeline::balance::closing_balance;
 use tavlei::pipeline::ladder::generation_ladder;
 use tavlei::pipeline::report::write_report;
-use tavlei::pipeline::run::model_path;
 use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
-use tavlei::report::table::render;
-use tavlei::rules::{Position, Variant};
 
 #[derive(Args)]
 pub struct PipelineArgs {
@@ -82,46 +79,27 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     };
     let device = args.device.resolve()?;
     let records = run_pipeline(&cfg, &args.run_dir, device, &mut display)?;
-    let variant = Variant::load(&cfg.variant)?;
-    let start = Position::start(&variant);
     let best = records
         .iter()
         .rev()
         .find(|r| r.accepted)
         .map_or(0, |r| r.generation + 1);
-    let best_model = model_path(&args.run_dir, best);
-    let sims = cfg.eval.simulations;
     let last = records.last().map_or(0, |r| r.generation + 1);
     let ladder = generation_ladder(&cfg, &args.run_dir, last, device, &mut display)?;
-    let mut balance = None;
-    if args.balance_games > 0 {
-        display.stage(cfg.generations - 1, "balance", args.balance_games);
-        let spec = AgentSpec::parse(&format!("net:{}:{sims}", best_model.display()))?;
-        let agent = Agent::load(&spec, variant.name(), device, cfg.seed)?;
-        let store = store_path(
-            &args.run_dir.join("balance"),
-            variant.name(),
-            &format!("gen{best}-{sims}"),
-        );
-        let opts = PlayOptions {
-            concurrent: cfg.eval.concurrent,
-            ..PlayOptions::default()
-        };
-        let mut n = 0;
-        balance = Some(run_balance(
-            &start,
-            agent,
-            args.balance_games,
-            &opts,
-            cfg.seed,
-            &store,
-            &mut |_| {
-                n += 1;
-                display.advance(n, "");
-            },
-        )?);
-    }
+    let balance = (args.balance_games > 0)
+        .then(|| {
+            closing_balance(
+                &cfg,
+                &args.run_dir,
+                best,
+                args.balance_games,
+                device,
+                &mut display,
+            )
+        })
+        .transpose()?;
     display.bar.finish_and_clear();
+    let variant = tavlei::rules::Variant::load(&cfg.variant)?;
     let summary = write_report(
         &args.run_dir,
         variant.name(),
@@ -132,40 +110,11 @@ pub fn run(args: PipelineArgs) -> Result<()> {
     )?;
     println!("{summary}");
     if let Some(b) = balance {
-        let pct = |s: &tavlei::eval::balance::Share| {
-            format!(
-                "{:.1} [{:.1}, {:.1}]",
-                100.0 * s.value,
-                100.0 * s.low,
-                100.0 * s.high
-            )
-        };
-        let ratio = b
-            .ratio
-            .value
-            .map_or("n/a".to_string(), |v| format!("{v:.2}"));
-        println!("Balance of {} with the last network (generation {best}, {sims} simulations) playing both sides:", variant.name());
-        print!(
-            "{}",
-            render(
-                &[
-                    "games",
-                    "attackers %",
-                    "defenders %",
-                    "draws %",
-                    "def/att",
-                    "mean length"
-                ],
-                &[vec![
-                    b.games.to_string(),
-                    pct(&b.attackers),
-                    pct(&b.defenders),
-                    pct(&b.draw),
-                    ratio,
-                    format!("{:.0}", b.mean_length)
-                ]]
-            )
+        println!(
+            "Balance of {} with the last network (generation {best}, {} simulations) playing both sides:",
+            b.variant, cfg.eval.simulations
         );
+        print!("{}", balance_table(&[b]));
     }
     println!(
         "\nReport: {}  (plots: elo.svg, attacker_rate.svg, losses.svg)",

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod balance;
 pub mod matches;
 pub mod stats;
+pub mod study;
 
 pub use agent::{Agent, AgentSpec, EvalError};
 pub use arena::{play_games, GameResult, GameSetup, PlayOptions};

@@ -3,6 +3,7 @@
 //! against fixed anchors, and a closing ladder of all generations. Every stage leaves its result
 //! on disk, so rerunning the same command resumes a killed run.
 
+pub mod balance;
 pub mod config;
 pub mod ladder;
 pub mod report;

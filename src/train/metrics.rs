@@ -3,6 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use crate::atomic;
 use crate::report::plot::{line_chart, Series};
 use crate::store::{self, StoreError};
@@ -50,7 +52,7 @@ impl Totals {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     pub step: u64,
     pub split: String,
@@ -76,41 +78,57 @@ impl Row {
         }
     }
 
+    /// The row as one CSV line (no newline), fields in `HEADER`'s order.
     fn csv(&self) -> String {
-        format!(
-            "{},{},{:.6},{:.6},{:.4},{:.4},{:.6e},{:.1}",
-            self.step,
-            self.split,
-            self.policy_loss,
-            self.value_loss,
-            self.policy_accuracy,
-            self.value_sign_accuracy,
-            self.learning_rate,
-            self.samples_per_s
-        )
+        let mut out = csv::WriterBuilder::new()
+            .has_headers(false)
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
+        out.serialize(self)
+            .and_then(|()| out.flush().map_err(csv::Error::from))
+            .expect("a row of numbers and a split name serialises");
+        let bytes = out.into_inner().expect("the row was flushed");
+        String::from_utf8(bytes)
+            .expect("the csv writer writes UTF-8")
+            .trim_end()
+            .to_string()
     }
 
     fn parse(line: &str) -> Result<Row, String> {
-        let f: Vec<&str> = line.split(',').collect();
-        if f.len() != 8 {
-            return Err(format!("{} fields, a metrics row has 8", f.len()));
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_bytes());
+        let mut headers = csv::StringRecord::new();
+        for name in HEADER.split(',') {
+            headers.push_field(name);
         }
-        let num = |i: usize| -> Result<f64, String> {
-            f[i].parse()
-                .map_err(|_| format!("field {} `{}` is not a number", i + 1, f[i]))
-        };
-        Ok(Row {
-            step: f[0]
-                .parse()
-                .map_err(|_| format!("step `{}` is not a whole number", f[0]))?,
-            split: f[1].to_string(),
-            policy_loss: num(2)?,
-            value_loss: num(3)?,
-            policy_accuracy: num(4)?,
-            value_sign_accuracy: num(5)?,
-            learning_rate: num(6)?,
-            samples_per_s: num(7)?,
-        })
+        let record = reader
+            .records()
+            .next()
+            .ok_or_else(|| "an empty row".to_string())?
+            .map_err(|e| e.to_string())?;
+        if record.len() != headers.len() {
+            return Err(format!(
+                "{} fields, a metrics row has {}",
+                record.len(),
+                headers.len()
+            ));
+        }
+        record
+            .deserialize(Some(&headers))
+            .map_err(|e| match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => match err.field() {
+                    Some(i) => format!(
+                        "field {} ({}) `{}`: {}",
+                        i + 1,
+                        &headers[i as usize],
+                        &record[i as usize],
+                        err.kind()
+                    ),
+                    None => err.to_string(),
+                },
+                _ => e.to_string(),
+            })
     }
 }
 
@@ -182,4 +200,43 @@ pub fn plot(rows: &[Row], path: &Path) -> std::io::Result<()> {
         path,
         line_chart("training loss", "step", "loss", &kept),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> Row {
+        Row {
+            step: 40,
+            split: "validation".into(),
+            policy_loss: 2.125,
+            value_loss: 0.5,
+            policy_accuracy: 0.375,
+            value_sign_accuracy: f64::NAN,
+            learning_rate: 2e-3,
+            samples_per_s: 1234.5,
+        }
+    }
+
+    #[test]
+    fn rows_round_trip_through_a_csv_line_in_header_order() {
+        let line = row().csv();
+        assert_eq!(line.split(',').count(), HEADER.split(',').count());
+        assert!(
+            line.starts_with("40,validation,2.125,0.5,0.375,NaN,"),
+            "{line}"
+        );
+        let back = Row::parse(&line).expect("parses");
+        assert_eq!((back.step, back.split.as_str()), (40, "validation"));
+        assert!(back.value_sign_accuracy.is_nan() && back.learning_rate == 2e-3);
+    }
+
+    #[test]
+    fn a_bad_row_names_its_field() {
+        let e = Row::parse("40,train,x,0.5,0.4,0.5,0.001,10").expect_err("bad");
+        assert!(e.contains("field 3 (policy_loss) `x`"), "{e}");
+        let e = Row::parse("40,train,1").expect_err("short");
+        assert!(e.contains("3 fields"), "{e}");
+    }
 }
