@@ -4,6 +4,7 @@
 //! then search, self-play, data, training and evaluation.
 
 pub mod atomic;
+pub mod config;
 pub mod data;
 pub mod encode;
 pub mod eval;

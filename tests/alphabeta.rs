@@ -10,11 +10,10 @@ use common::*;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tavlei::config::ConfigError;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Move, Position, Side, Variant};
-use tavlei::search::alphabeta::{
-    AbResult, AlphaBeta, AlphaBetaConfig, AlphaBetaConfigError, Limit, WIN, WIN_BOUND,
-};
+use tavlei::search::alphabeta::{AbResult, AlphaBeta, AlphaBetaConfig, Limit, WIN, WIN_BOUND};
 
 /// An agent with a small table, so that many can be made quickly.
 fn agent(seed: u64) -> AlphaBeta {
@@ -413,7 +412,7 @@ fn config_errors_name_the_file_and_line() {
         .expect("edited")
         + 1;
     match AlphaBetaConfig::parse(&text, "my.toml") {
-        Err(e @ AlphaBetaConfigError::Parse { .. }) => {
+        Err(e @ ConfigError::Syntax { .. }) => {
             let msg = e.to_string();
             assert!(
                 msg.contains("my.toml") && msg.contains(&format!("line {line}")),
@@ -428,11 +427,11 @@ fn config_errors_name_the_file_and_line() {
         .replace("value_scale = 600.0", "value_scale = -1.0");
     assert!(matches!(
         AlphaBetaConfig::parse(&bad, "bad.toml"),
-        Err(AlphaBetaConfigError::Invalid { .. })
+        Err(ConfigError::Invalid { .. })
     ));
     assert!(matches!(
         AlphaBetaConfig::load("configs/no-such-file.toml"),
-        Err(AlphaBetaConfigError::Read { .. })
+        Err(ConfigError::Read { .. })
     ));
 }
 

@@ -1,7 +1,9 @@
 //! Every shipped config parses, and its defaults match the library's (so the commented file
 //! documents what a run without --config does).
 
+use tavlei::config::ConfigError;
 use tavlei::pipeline::PipelineConfig;
+use tavlei::search::alphabeta::AlphaBetaConfig;
 use tavlei::selfplay::SelfplayConfig;
 use tavlei::train::TrainConfig;
 
@@ -50,6 +52,65 @@ fn a_typo_in_a_config_is_an_error_naming_it() {
     let text = std::fs::read_to_string("configs/pipeline/brandubh.toml")
         .expect("reads")
         .replace("generations = 4", "generatoins = 4");
-    let err = PipelineConfig::parse(&text).expect_err("unknown field");
-    assert!(err.contains("generatoins"), "{err}");
+    let err = PipelineConfig::parse(&text, "brandubh.toml").expect_err("unknown field");
+    assert!(err.to_string().contains("generatoins"), "{err}");
+}
+
+/// One loader serves every settings kind: each names the file, and the line of a syntax or type
+/// error; a value out of range names the setting; a missing file is a read error.
+#[test]
+fn every_config_kind_reports_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("tavlei-configs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let broken = |file: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(format!("configs/{file}")).expect("reads");
+        assert!(text.contains(from), "{file}: {from}");
+        let path = dir.join(file.replace('/', "-"));
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("writes");
+        let line = text[..text.find(from).expect("found")]
+            .matches('\n')
+            .count()
+            + 1;
+        (path, line)
+    };
+    let cases: Vec<(&str, &str, &str)> = vec![
+        (
+            "selfplay.toml",
+            "simulations = 64",
+            "simulations = \"many\"",
+        ),
+        ("train.toml", "batch_size = ", "batch_sise = "),
+        ("alphabeta.toml", "material = 100", "material = 1.5"),
+        ("pipeline/brandubh.toml", "seed = 1", "seed = -"),
+    ];
+    for (file, from, to) in cases {
+        let (path, line) = broken(file, from, to);
+        let err = match file {
+            "selfplay.toml" => SelfplayConfig::load(&path).map(|_| ()),
+            "train.toml" => TrainConfig::load(&path).map(|_| ()),
+            "alphabeta.toml" => AlphaBetaConfig::load(&path).map(|_| ()),
+            _ => PipelineConfig::load(&path).map(|_| ()),
+        }
+        .expect_err(file);
+        assert!(
+            matches!(err, ConfigError::Syntax { line: l, .. } if l == line),
+            "{file}: {err}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&path.display().to_string()) && text.contains(&format!("line {line}")),
+            "{text}"
+        );
+    }
+    // a value out of its range: named, with the file
+    let (path, _) = broken("selfplay.toml", "temperature = 1.0", "temperature = -1.0");
+    let err = SelfplayConfig::load(&path).expect_err("negative temperature");
+    assert!(matches!(err, ConfigError::Invalid { .. }), "{err}");
+    assert!(
+        err.to_string().contains("temperature must be positive"),
+        "{err}"
+    );
+    let err = TrainConfig::load(&dir.join("missing.toml")).expect_err("missing");
+    assert!(matches!(err, ConfigError::Read { .. }), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -14,7 +14,7 @@ impl PipelineProgress for Quiet {
 
 fn tiny(generations: u32) -> PipelineConfig {
     let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("shipped config");
-    let mut cfg = PipelineConfig::parse(&text).expect("the shipped config parses");
+    let mut cfg = PipelineConfig::parse(&text, "brandubh.toml").expect("the shipped config parses");
     cfg.generations = generations;
     cfg.games_per_generation = 6;
     cfg.network.blocks = 1;
@@ -161,8 +161,8 @@ fn bad_anchor_or_encoding_settings_are_refused_by_name() {
         ),
     ] {
         assert!(text.contains(from), "{from}");
-        let err = PipelineConfig::parse(&text.replace(from, to)).expect_err(to);
-        assert!(err.contains(expected), "{to}: {err}");
+        let err = PipelineConfig::parse(&text.replace(from, to), "changed.toml").expect_err(to);
+        assert!(err.to_string().contains(expected), "{to}: {err}");
     }
 }
 

@@ -28,6 +28,50 @@ pub struct CheckpointMeta {
     pub generation: u64,
 }
 
+impl CheckpointMeta {
+    /// Reads and checks the sidecar text of the checkpoint at `path` (errors name both files):
+    /// the format, the architecture's bounds, an encoding this build knows and its plane count.
+    pub fn parse(text: &str, path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+        let sidecar = sidecar_path(path);
+        let invalid = |message: String| CheckpointError::Sidecar {
+            path: path.to_path_buf(),
+            sidecar: sidecar.clone(),
+            message,
+        };
+        let meta: CheckpointMeta =
+            serde_json::from_str(text).map_err(|e| invalid(e.to_string()))?;
+        let arch = meta.architecture;
+        if meta.format != CHECKPOINT_FORMAT
+            || !(1..=64).contains(&arch.blocks)
+            || !(1..=1024).contains(&arch.channels)
+        {
+            return Err(invalid(format!("format {} (this build reads {CHECKPOINT_FORMAT}), {} blocks x {} channels (1..=64 x 1..=1024)", meta.format, arch.blocks, arch.channels)));
+        }
+        let Some(encoding) = Encoding::from_version(meta.encoding_version) else {
+            return Err(CheckpointError::WrongEncoding {
+                path: path.to_path_buf(),
+                found: meta.encoding_version,
+                newest: Encoding::CURRENT.version(),
+            });
+        };
+        if meta.planes != encoding.planes() {
+            return Err(invalid(format!(
+                "{} input planes, encoding version {} has {}",
+                meta.planes,
+                encoding.version(),
+                encoding.planes()
+            )));
+        }
+        Ok(meta)
+    }
+
+    /// The input encoding of a checked sidecar.
+    fn encoding(&self) -> Encoding {
+        Encoding::from_version(self.encoding_version)
+            .expect("parse() accepts only encodings this build knows")
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     #[error("checkpoint {path}: {message}")]
@@ -111,12 +155,7 @@ impl Network {
             path: path.to_path_buf(),
             message: format!("cannot read sidecar {}: {e}", sidecar.display()),
         })?;
-        let meta: CheckpointMeta =
-            serde_json::from_str(&text).map_err(|e| CheckpointError::Sidecar {
-                path: path.to_path_buf(),
-                sidecar: sidecar.clone(),
-                message: e.to_string(),
-            })?;
+        let meta = CheckpointMeta::parse(&text, path)?;
         if let Some(expected) = variant {
             if meta.variant != expected {
                 return Err(CheckpointError::WrongVariant {
@@ -126,36 +165,7 @@ impl Network {
                 });
             }
         }
-        let arch = meta.architecture;
-        if meta.format != CHECKPOINT_FORMAT
-            || !(1..=64).contains(&arch.blocks)
-            || !(1..=1024).contains(&arch.channels)
-        {
-            return Err(CheckpointError::Sidecar {
-                path: path.to_path_buf(),
-                sidecar,
-                message: format!("format {} (this build reads {CHECKPOINT_FORMAT}), {} blocks x {} channels (1..=64 x 1..=1024)", meta.format, arch.blocks, arch.channels),
-            });
-        }
-        let Some(encoding) = Encoding::from_version(meta.encoding_version) else {
-            return Err(CheckpointError::WrongEncoding {
-                path: path.to_path_buf(),
-                found: meta.encoding_version,
-                newest: Encoding::CURRENT.version(),
-            });
-        };
-        if meta.planes != encoding.planes() {
-            return Err(CheckpointError::Sidecar {
-                path: path.to_path_buf(),
-                sidecar,
-                message: format!(
-                    "{} input planes, encoding version {} has {}",
-                    meta.planes,
-                    encoding.version(),
-                    encoding.planes()
-                ),
-            });
-        }
+        let encoding = meta.encoding();
         let mut vs = VarStore::new(device);
         let net = PolicyValueNet::new(&vs.root(), meta.architecture, encoding.planes());
         if !path.exists() {

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::{ConfigError, Invalid, Settings};
+
 use crate::nn::Architecture;
 use crate::selfplay::SelfplayConfig;
 use crate::train::TrainConfig;
@@ -46,15 +48,15 @@ impl EvalSettings {
         self.anchor.rsplit_once(':').map_or("", |(_, b)| b)
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), Invalid> {
         use crate::eval::agent::{AgentKind, AgentSpec};
         use crate::search::Budget;
         let spec = AgentSpec::parse(&self.anchor).map_err(|e| format!("eval.anchor: {e}"))?;
         if matches!(spec.kind, AgentKind::Network(_)) || !matches!(spec.budget, Budget::Time(_)) {
-            return Err(format!(
+            return Err(Invalid(format!(
                 "eval.anchor `{}` must be a classical agent with a time per move (ab:t=20ms, mcts:t=20ms)",
                 self.anchor
-            ));
+            )));
         }
         Ok(())
     }
@@ -83,40 +85,39 @@ pub struct PipelineConfig {
 }
 
 impl PipelineConfig {
-    pub fn load(path: &std::path::Path) -> Result<PipelineConfig, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        PipelineConfig::parse(&text).map_err(|e| format!("config {}: {e}", path.display()))
+    /// Reads and checks a pipeline settings file.
+    pub fn load(path: &std::path::Path) -> Result<PipelineConfig, ConfigError> {
+        crate::config::load(path)
     }
 
-    pub fn parse(text: &str) -> Result<PipelineConfig, String> {
-        let cfg: PipelineConfig = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start].matches('\n').count() + 1)
-                .unwrap_or(0);
-            format!("line {line}: {}", e.message())
-        })?;
-        cfg.selfplay.validate()?;
-        cfg.train.validate()?;
-        cfg.eval.validate()?;
-        if crate::encode::Encoding::from_version(cfg.encoding).is_none() {
-            return Err(format!(
+    /// Parses and checks pipeline settings; `origin` names them in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<PipelineConfig, ConfigError> {
+        crate::config::parse(text, origin)
+    }
+}
+
+impl Settings for PipelineConfig {
+    fn check(&self) -> Result<(), Invalid> {
+        self.selfplay.check()?;
+        self.train.check()?;
+        self.eval.check()?;
+        if crate::encode::Encoding::from_version(self.encoding).is_none() {
+            return Err(Invalid(format!(
                 "encoding {} is not a version this build knows (1 to {})",
-                cfg.encoding,
+                self.encoding,
                 crate::encode::ENCODING_VERSION
-            ));
+            )));
         }
-        if cfg.generations == 0 || cfg.games_per_generation == 0 || cfg.window_generations == 0 {
+        if self.generations == 0 || self.games_per_generation == 0 || self.window_generations == 0 {
             return Err(
                 "generations, games_per_generation and window_generations must be at least 1"
                     .into(),
             );
         }
-        if cfg.eval.gating == Gating::Sprt {
-            crate::eval::matches::Sprt::parse(&cfg.eval.sprt)
-                .map_err(|e| format!("eval.sprt {e}"))?;
+        if self.eval.gating == Gating::Sprt {
+            crate::eval::matches::Sprt::parse(&self.eval.sprt)
+                .map_err(|e| Invalid(format!("eval.sprt {e}")))?;
         }
-        Ok(cfg)
+        Ok(())
     }
 }

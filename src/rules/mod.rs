@@ -14,6 +14,7 @@ pub mod piece;
 pub mod playout;
 pub mod position;
 pub mod presets;
+pub mod replay;
 #[allow(clippy::module_inception)]
 pub mod rules;
 pub mod square;

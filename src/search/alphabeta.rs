@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::heuristic::{EvalWeights, Heuristic};
 use super::rollout::wins_at_once;
 use super::ttable::{Bound, TTable, TtEntry};
+use crate::config::{ConfigError, Invalid, Settings};
 use crate::rules::piece::{side_of, EMPTY};
 use crate::rules::rules::Hostility;
 use crate::rules::variant::{CORNER, THRONE};
@@ -75,55 +76,20 @@ impl Default for SearchSettings {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum AlphaBetaConfigError {
-    #[error("cannot read alpha-beta config {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("alpha-beta config {path}, line {line}: {message}")]
-    Parse {
-        path: String,
-        line: usize,
-        message: String,
-    },
-    #[error("alpha-beta config {path}: {message}")]
-    Invalid { path: String, message: String },
+impl AlphaBetaConfig {
+    /// Reads and checks an alpha-beta settings file.
+    pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, ConfigError> {
+        crate::config::load(path.as_ref())
+    }
+
+    /// Parses and checks alpha-beta settings; `origin` names them in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<AlphaBetaConfig, ConfigError> {
+        crate::config::parse(text, origin)
+    }
 }
 
-impl AlphaBetaConfig {
-    /// Reads a config file; errors name the file and, for syntax and field errors, the line.
-    pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, AlphaBetaConfigError> {
-        let path = path.as_ref();
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| AlphaBetaConfigError::Read {
-            path: name.clone(),
-            source,
-        })?;
-        AlphaBetaConfig::parse(&text, &name)
-    }
-
-    /// Parses config text; `origin` names it in errors.
-    pub fn parse(text: &str, origin: &str) -> Result<AlphaBetaConfig, AlphaBetaConfigError> {
-        let config: AlphaBetaConfig =
-            toml::from_str(text).map_err(|e| AlphaBetaConfigError::Parse {
-                path: origin.to_string(),
-                line: e
-                    .span()
-                    .map_or(0, |span| text[..span.start].matches('\n').count() + 1),
-                message: e.message().to_string(),
-            })?;
-        config
-            .validate()
-            .map_err(|message| AlphaBetaConfigError::Invalid {
-                path: origin.to_string(),
-                message,
-            })?;
-        Ok(config)
-    }
-
-    pub fn validate(&self) -> Result<(), String> {
+impl Settings for AlphaBetaConfig {
+    fn check(&self) -> Result<(), Invalid> {
         let s = &self.search;
         if !(1..=65_536).contains(&s.tt_megabytes) {
             return Err("search.tt_megabytes must lie in 1..=65536".into());

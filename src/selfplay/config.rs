@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::{ConfigError, Invalid, Settings};
 use crate::search::SearchConfig;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,31 +43,15 @@ impl Default for SelfplayConfig {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    #[error("cannot read config {path}: {message}")]
-    Read { path: String, message: String },
-    #[error("config {path}: {message}")]
-    Invalid { path: String, message: String },
+impl SelfplayConfig {
+    /// Reads and checks a self-play settings file.
+    pub fn load(path: &std::path::Path) -> Result<SelfplayConfig, ConfigError> {
+        crate::config::load(path)
+    }
 }
 
-impl SelfplayConfig {
-    pub fn load(path: &std::path::Path) -> Result<SelfplayConfig, ConfigError> {
-        let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
-            path: p.clone(),
-            message: e.to_string(),
-        })?;
-        let cfg: SelfplayConfig = toml::from_str(&text).map_err(|e| ConfigError::Invalid {
-            path: p.clone(),
-            message: e.message().to_string(),
-        })?;
-        cfg.validate()
-            .map_err(|message| ConfigError::Invalid { path: p, message })?;
-        Ok(cfg)
-    }
-
-    pub fn validate(&self) -> Result<(), String> {
+impl Settings for SelfplayConfig {
+    fn check(&self) -> Result<(), Invalid> {
         if self.simulations == 0 || self.fast_simulations == 0 {
             return Err("simulations and fast_simulations must be at least 1".into());
         }

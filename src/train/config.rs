@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::{ConfigError, Invalid, Settings};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OptimizerKind {
@@ -86,18 +88,8 @@ impl Default for TrainConfig {
     }
 }
 
-impl TrainConfig {
-    pub fn load(path: &std::path::Path) -> Result<TrainConfig, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
-        let cfg: TrainConfig = toml::from_str(&text)
-            .map_err(|e| format!("config {}: {}", path.display(), e.message()))?;
-        cfg.validate()
-            .map_err(|e| format!("config {}: {e}", path.display()))?;
-        Ok(cfg)
-    }
-
-    pub fn validate(&self) -> Result<(), String> {
+impl Settings for TrainConfig {
+    fn check(&self) -> Result<(), Invalid> {
         if self.batch_size == 0 || self.window == 0 {
             return Err("batch_size and window must be at least 1".into());
         }
@@ -114,6 +106,13 @@ impl TrainConfig {
             return Err("log_every, validate_every and checkpoint_every must be at least 1".into());
         }
         Ok(())
+    }
+}
+
+impl TrainConfig {
+    /// Reads and checks a training settings file.
+    pub fn load(path: &std::path::Path) -> Result<TrainConfig, ConfigError> {
+        crate::config::load(path)
     }
 
     /// The learning rate at `step` (0-based).
