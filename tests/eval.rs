@@ -392,3 +392,51 @@ fn balance_study_writes_its_tables_and_plots() {
     assert_eq!(table.lines().count(), 2 + 4, "{table}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// In a dice variant "no legal move" is known only after the roll; the arena then ends the game
+/// (before, alpha-beta was asked for a move and the study crashed).
+#[test]
+fn a_side_without_moves_after_its_roll_loses_in_the_arena() {
+    use tavlei::rules::notation::parse_otn;
+    use tavlei::rules::{Reason, Side};
+    let v = Variant::load("reconstruction_dice").expect("preset");
+    // the defenders (king and three) are boxed in by attackers
+    let start = parse_otn(
+        &v,
+        "/1t7t1/t9t/3t1tt4/4tKTt3/4tTTt3/6t1t2/t6t3/2t4t3/5t5/1t8t/3t5t1/",
+        Side::Defenders,
+    )
+    .expect("position");
+    assert!(start.needs_roll() && start.outcome().is_none());
+    for agent in ["ab:2", "mcts:8", "random"] {
+        let load = || {
+            Agent::load(
+                &AgentSpec::parse(agent).expect("spec"),
+                "reconstruction_dice",
+                tch::Device::Cpu,
+                1,
+            )
+            .expect("agent")
+        };
+        let opts = PlayOptions {
+            opening_plies: 0,
+            ..PlayOptions::default()
+        };
+        let (_, games) = run_match(
+            &start,
+            &mut [load(), load()],
+            1,
+            None,
+            &opts,
+            3,
+            &mut |_| {},
+        );
+        for g in &games {
+            if g.moves.is_empty() {
+                assert_eq!(g.outcome.reason, Reason::NoLegalMoves, "{agent}");
+                assert_eq!(g.outcome.winner, Some(Side::Attackers), "{agent}");
+            }
+        }
+        assert!(games.iter().any(|g| g.moves.is_empty()), "{agent}");
+    }
+}

@@ -161,6 +161,10 @@ impl Game {
                 });
             }
             roll_if_needed(&mut self.position, &mut self.rng);
+            if self.position.outcome().is_some() {
+                // no legal move after the roll: the game ends here (the loop reports it)
+                continue;
+            }
             let who = self.agent_to_move();
             let limit = agents[who].alphabeta_limit();
             // agents that choose a move at once, without an evaluator
