@@ -3,7 +3,9 @@
 
 TORCH_VERSION := 2.13.0
 TAVLEI_VENV ?= $(HOME)/.cache/tavlei/torch-$(TORCH_VERSION)
-TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-installed
+NUMPY_VERSION := 2.4.6
+# numpy: the tests read the NumPy export back with numpy itself
+TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-numpy-$(NUMPY_VERSION)-installed
 
 # torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it.
 export LIBTORCH_USE_PYTORCH := 1
@@ -12,16 +14,16 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test run bench fmt clippy clean-venv env
+.PHONY: all setup build test fuzz run bench fmt clippy clean-venv env
 
 all: build
 
 setup: $(TORCH_STAMP)
 
 $(TORCH_STAMP):
-	@echo "tavlei: installing PyTorch $(TORCH_VERSION) into $(TAVLEI_VENV) (once, about 2 minutes, 4.7 GB)"
+	@echo "tavlei: installing PyTorch $(TORCH_VERSION) and numpy $(NUMPY_VERSION) into $(TAVLEI_VENV) (once, about 2 minutes, 4.7 GB)"
 	python3 -m venv $(TAVLEI_VENV)
-	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check torch==$(TORCH_VERSION)
+	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check torch==$(TORCH_VERSION) numpy==$(NUMPY_VERSION)
 	touch $@
 
 build: setup
@@ -31,6 +33,11 @@ test: setup
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
+
+# The fuzz properties of tests/fuzz.rs with many more cases than `make test` gives them (256).
+FUZZ_CASES ?= 20000
+fuzz: setup
+	PROPTEST_CASES=$(FUZZ_CASES) $(CARGO) test --release --test fuzz
 
 # The main job: a short self-play pipeline on Brandubh (about 2.5 minutes on 2 cores), then the
 # direct measurements, the closing ladder, a balance table and the report. Rerunning resumes; delete $(RUN_DIR) to redo it.

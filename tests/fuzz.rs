@@ -1,0 +1,308 @@
+//! Bad input, fuzzed: every parser a user feeds gets arbitrary text and mutations of valid input
+//! (OTN positions and moves, variant TOML, game records, agent specs, SPRT settings, every
+//! settings file, shard bytes and checkpoint sidecars). None may panic; each refusal is an
+//! error with a message. `make fuzz` runs the same properties with many more cases
+//! (`PROPTEST_CASES`).
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use tavlei::config::ConfigError;
+use tavlei::data::shard::{decode_shard, write_shard};
+use tavlei::data::Sample;
+use tavlei::eval::matches::Sprt;
+use tavlei::eval::AgentSpec;
+use tavlei::nn::checkpoint::CheckpointMeta;
+use tavlei::pipeline::PipelineConfig;
+use tavlei::rules::notation::{parse_move_text, parse_otn, position_to_otn};
+use tavlei::rules::presets::PRESET_NAMES;
+use tavlei::rules::replay::{game_lines, replay_record};
+use tavlei::rules::{Position, Side, Variant};
+use tavlei::search::alphabeta::AlphaBetaConfig;
+
+/// A named refusal: an error whose message says something.
+fn named<T, E: std::fmt::Display>(result: Result<T, E>) {
+    if let Err(e) = result {
+        assert!(
+            !e.to_string().trim().is_empty(),
+            "an error without a message"
+        );
+    }
+}
+
+fn preset(i: usize) -> std::sync::Arc<Variant> {
+    Variant::load(PRESET_NAMES[i % PRESET_NAMES.len()]).expect("preset")
+}
+
+/// Text made of the pieces a parser looks for, so mutations reach deep into it.
+fn tokens(alphabet: &'static [&'static str], max: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(alphabet), 0..max)
+        .prop_map(|parts| parts.concat())
+}
+
+/// A text with one edit: a line dropped, a line duplicated, a value replaced, or bytes cut.
+fn mutated(text: String, edit: u8, at: usize, with: String) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let i = at % lines.len().max(1);
+    match edit % 4 {
+        0 => lines
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != i)
+            .map(|(_, l)| *l)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        1 => {
+            let mut v = lines.clone();
+            if let Some(l) = lines.get(i) {
+                v.insert(i, l);
+            }
+            v.join("\n")
+        }
+        2 => lines
+            .iter()
+            .enumerate()
+            .map(|(k, l)| match l.split_once(" = ") {
+                Some((key, _)) if k == i => format!("{key} = {with}"),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => {
+            let mut cut = at % (text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text[..cut].to_string()
+        }
+    }
+}
+
+const VALUES: &[&str] = &[
+    "0",
+    "-1",
+    "1e309",
+    "nan",
+    "\"\"",
+    "\"x\"",
+    "true",
+    "[]",
+    "[1, \"a\"]",
+    "{}",
+    "18446744073709551616",
+    "0.5",
+    "\"brandubh\"",
+    "\"ab:0\"",
+    "1",
+];
+
+fn value() -> impl Strategy<Value = String> {
+    proptest::sample::select(VALUES).prop_map(str::to_string)
+}
+
+proptest! {
+    #[test]
+    fn otn_positions_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        text in "\\PC{0,60}",
+        shaped in tokens(&["/", "1", "2", "9", "10", "t", "T", "K", "k", "c", "n", "N", " ", "x"], 40),
+    ) {
+        let v = preset(variant);
+        named(parse_otn(&v, &text, Side::Attackers));
+        named(parse_otn(&v, &shaped, Side::Defenders));
+    }
+
+    #[test]
+    fn otn_positions_with_one_edit_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        at in 0usize..400,
+        with in proptest::sample::select(&['t', 'T', 'K', '1', '9', '/', 'c', 'n', 'x', '0'][..]),
+    ) {
+        let v = preset(variant);
+        let mut otn: Vec<char> = position_to_otn(&Position::start(&v)).chars().collect();
+        let i = at % otn.len();
+        otn[i] = with;
+        let text: String = otn.into_iter().collect();
+        named(parse_otn(&v, &text, Side::Attackers));
+    }
+
+    #[test]
+    fn moves_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        text in "\\PC{0,24}",
+        shaped in tokens(&["a", "k", "s", "1", "11", "19", "-", "x", "/", ":", "3", "pass", "stop", "e", "^"], 10),
+    ) {
+        let v = preset(variant);
+        let mut pos = Position::start(&v);
+        if pos.needs_roll() {
+            pos.set_roll(3);
+        }
+        for t in [&text, &shaped] {
+            named(parse_move_text(t, v.size));
+            named(pos.parse_move(t));
+            let mut copy = pos.clone();
+            named(copy.play(t));
+        }
+    }
+
+    #[test]
+    fn game_records_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        text in "\\PC{0,120}",
+        shaped in tokens(&["d6-c6", " ", "1.", "e4-e3", "x", "c5", "timeout", "3:", "a1-a2", "\n", "[", "#", "pass"], 30),
+    ) {
+        let v = preset(variant);
+        let start = Position::start(&v);
+        for t in [&text, &shaped] {
+            for (i, line) in game_lines(t).enumerate() {
+                let report = replay_record(i, &start, line);
+                prop_assert!(report.legal == report.illegal.is_none());
+                if let Some(illegal) = &report.illegal {
+                    prop_assert!(!illegal.reason.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn variant_files_never_panic(text in "\\PC{0,200}") {
+        named(Variant::from_toml(&text, "fuzz.toml"));
+    }
+
+    #[test]
+    fn variant_files_with_one_edit_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        edit: u8,
+        at in 0usize..4000,
+        with in value(),
+    ) {
+        let name = PRESET_NAMES[variant];
+        let text = std::fs::read_to_string(format!("configs/variants/{name}.toml")).expect("preset file");
+        named(Variant::from_toml(&mutated(text, edit, at, with), "edited.toml"));
+    }
+
+    #[test]
+    fn agent_specs_and_sprt_settings_never_panic(
+        text in "\\PC{0,30}",
+        shaped in tokens(&["net", "mcts", "ab", "gumbel", "random", ":", "t=", "ms", "s", "0", "64", "-1", "x.safetensors", "1e9", ","], 8),
+    ) {
+        for t in [&text, &shaped] {
+            named(AgentSpec::parse(t));
+            named(Sprt::parse(t));
+        }
+    }
+
+    #[test]
+    fn settings_files_with_one_edit_never_panic(
+        file in proptest::sample::select(&[
+            "configs/selfplay.toml",
+            "configs/train.toml",
+            "configs/alphabeta.toml",
+            "configs/pipeline/brandubh.toml",
+        ][..]),
+        edit: u8,
+        at in 0usize..4000,
+        with in value(),
+    ) {
+        let text = mutated(std::fs::read_to_string(file).expect("config"), edit, at, with);
+        let origin = "edited.toml";
+        let result: Result<(), ConfigError> = match file {
+            "configs/alphabeta.toml" => AlphaBetaConfig::parse(&text, origin).map(|_| ()),
+            "configs/pipeline/brandubh.toml" => PipelineConfig::parse(&text, origin).map(|_| ()),
+            "configs/selfplay.toml" => {
+                tavlei::config::parse::<tavlei::selfplay::SelfplayConfig>(&text, origin).map(|_| ())
+            }
+            _ => tavlei::config::parse::<tavlei::train::TrainConfig>(&text, origin).map(|_| ()),
+        };
+        if let Err(e) = result {
+            prop_assert!(e.to_string().contains(origin), "{}", e);
+        }
+    }
+
+    #[test]
+    fn shard_bytes_with_damage_never_panic(
+        flips in proptest::collection::vec((0usize..4096, any::<u8>()), 0..6),
+        cut in proptest::option::of(0usize..4096),
+        extra in proptest::collection::vec(any::<u8>(), 0..8),
+    ) {
+        let bytes = shard_fixture();
+        let mut damaged = bytes.clone();
+        for (at, x) in flips {
+            let i = at % damaged.len();
+            damaged[i] ^= x;
+        }
+        if let Some(c) = cut {
+            damaged.truncate(c % (damaged.len() + 1));
+        }
+        damaged.extend_from_slice(&extra);
+        let result = decode_shard(&damaged, Path::new("fuzz.shard"));
+        if damaged == bytes {
+            prop_assert!(result.is_ok());
+        } else if let Err(e) = result {
+            prop_assert!(e.to_string().contains("fuzz.shard"), "{}", e);
+        }
+    }
+
+    #[test]
+    fn checkpoint_sidecars_never_panic(
+        text in "\\PC{0,80}",
+        field in 0usize..7,
+        with in value(),
+    ) {
+        let path = Path::new("model.safetensors");
+        named(CheckpointMeta::parse(&text, path));
+        // a valid sidecar with one field's value replaced
+        let valid = serde_json::json!({
+            "format": 1, "variant": "brandubh",
+            "architecture": {"blocks": 2, "channels": 8},
+            "encoding_version": 2, "planes": 16, "step": 0, "generation": 0
+        });
+        let keys = ["format", "variant", "architecture", "encoding_version", "planes", "step", "generation"];
+        let mut edited = valid.clone();
+        let replacement: serde_json::Value =
+            serde_json::from_str(&with).unwrap_or(serde_json::Value::Null);
+        edited[keys[field]] = replacement;
+        let result = CheckpointMeta::parse(&edited.to_string(), path);
+        if edited == valid {
+            prop_assert!(result.is_ok());
+        } else if let Err(e) = result {
+            prop_assert!(e.to_string().contains("model"), "{}", e);
+        }
+    }
+}
+
+/// The bytes of a small real shard, made once.
+fn shard_fixture() -> Vec<u8> {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES
+        .get_or_init(|| {
+            let dir = std::env::temp_dir().join(format!("tavlei-fuzz-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).expect("dir");
+            let path = dir.join("x.shard");
+            let v = Variant::load("brandubh").expect("preset");
+            let pos = Position::start(&v);
+            let samples: Vec<Sample> = (0..3)
+                .map(|i| Sample {
+                    game_id: i,
+                    ply: 0,
+                    cells: pos.cells().to_vec(),
+                    side_to_move: Side::Attackers,
+                    berserk: None,
+                    roll: 0,
+                    plies_since_capture: 0,
+                    passes: 0,
+                    occurrences: 1,
+                    policy: vec![(3, 0.5), (7, 0.5)],
+                    result: 1.0,
+                    search_value: 0.1,
+                    game_length: 30,
+                    reason: "king_escaped".into(),
+                })
+                .collect();
+            write_shard(&path, "brandubh", &samples).expect("writes");
+            let bytes = std::fs::read(&path).expect("reads");
+            std::fs::remove_dir_all(&dir).ok();
+            bytes
+        })
+        .clone()
+}
