@@ -299,3 +299,93 @@ pub fn run_ladder(
     };
     Ok((report, results))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Outcome, Reason, Side};
+
+    /// Game `id` of a pair: A attacks in even games, defends in odd ones.
+    fn game(id: u64, winner: Option<Side>) -> GameResult {
+        let a_attacks = id % 2 == 0;
+        GameResult {
+            id,
+            attacker: if a_attacks { 0 } else { 1 },
+            defender: if a_attacks { 1 } else { 0 },
+            outcome: match winner {
+                Some(side) => Outcome::win(side, Reason::KingEscaped),
+                None => Outcome::draw(Reason::Repetition),
+            },
+            plies: 40,
+            moves: vec![],
+        }
+    }
+
+    #[test]
+    fn results_are_counted_per_side_and_per_pair() {
+        use Side::{Attackers as Att, Defenders as Def};
+        // pair 0: A wins both; pair 1: the defenders win both (1 - 1); pair 2: A draws as
+        // attacker and loses as defender; a lone game 6 (A attacks, wins) is no pair
+        let results = [
+            game(0, Some(Att)),
+            game(1, Some(Def)),
+            game(2, Some(Def)),
+            game(3, Some(Def)),
+            game(4, None),
+            game(5, Some(Att)),
+            game(6, Some(Att)),
+        ];
+        let r = summarise(&results, "A", "B", None);
+        assert_eq!((r.games, r.pairs), (7, 3));
+        assert_eq!(
+            (
+                r.as_attacker.wins,
+                r.as_attacker.draws,
+                r.as_attacker.losses
+            ),
+            (2, 1, 1)
+        );
+        assert_eq!(
+            (
+                r.as_defender.wins,
+                r.as_defender.draws,
+                r.as_defender.losses
+            ),
+            (2, 0, 1)
+        );
+        assert_eq!((r.total.wins, r.total.draws, r.total.losses), (4, 1, 2));
+        assert!((r.score - 4.5 / 7.0).abs() < 1e-12);
+        // pair scores 2, 1, 0.5 -> pentanomial bins [0, 0.5, 1, 1.5, 2]
+        assert_eq!(r.pentanomial, [0, 1, 1, 0, 1]);
+        assert!(r.sprt.is_none());
+    }
+
+    #[test]
+    fn sprt_decides_on_lopsided_pairs_and_waits_on_few() {
+        let wins: Vec<GameResult> = (0..80)
+            .map(|id| {
+                game(
+                    id,
+                    Some(if id % 2 == 0 {
+                        Side::Attackers
+                    } else {
+                        Side::Defenders
+                    }),
+                )
+            })
+            .collect();
+        let test = Sprt::parse("0,50,0.05,0.05").expect("valid");
+        let r = summarise(&wins, "A", "B", Some(test));
+        let sprt = r.sprt.expect("sprt");
+        assert!(sprt.llr > sprt.upper, "{} vs {}", sprt.llr, sprt.upper);
+        assert!(
+            sprt.decision.starts_with("H1 accepted"),
+            "{}",
+            sprt.decision
+        );
+        let few = summarise(&wins[..2], "A", "B", Some(test))
+            .sprt
+            .expect("sprt");
+        assert_eq!(few.decision, "no decision yet");
+    }
+}

@@ -290,6 +290,50 @@ impl LegacyGumbelRoot {
 mod tests {
     use super::*;
 
+    fn child(visits: u32, q: Option<f32>, prior: f32) -> ChildStats {
+        ChildStats {
+            mv: crate::rules::Move::STOP,
+            visits,
+            q,
+            prior,
+            proof: None,
+            proof_plies: 0,
+        }
+    }
+
+    #[test]
+    fn completed_q_fills_unvisited_actions_with_the_value_mix_and_normalises() {
+        let cfg = SearchConfig::default();
+        // visited: q 0.6 (prior 0.5, 3 visits) and -0.2 (prior 0.3, 1 visit); unvisited: prior 0.2
+        let children = [
+            child(3, Some(0.6), 0.5),
+            child(1, Some(-0.2), 0.3),
+            child(0, None, 0.2),
+        ];
+        let raw = 0.1;
+        let sigma = sigma_completed_q(&children, raw, &cfg);
+        // v_mix = (raw + N * sum(p q) / sum(p)) / (N + 1) over the visited children
+        let v_mix = (raw + 4.0 * (0.5 * 0.6 + 0.3 * -0.2) / 0.8) / 5.0;
+        let scale = (cfg.gumbel_c_visit + 3.0) * cfg.gumbel_c_scale;
+        let expected = |q: f32| scale * (q - -0.2) / (0.6 - -0.2);
+        for (got, want) in sigma
+            .iter()
+            .zip([expected(0.6), expected(-0.2), expected(v_mix)])
+        {
+            assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+        }
+        // the best action gets the whole scale, the worst none
+        assert!((sigma[0] - scale).abs() < 1e-4 && sigma[1].abs() < 1e-6);
+    }
+
+    #[test]
+    fn completed_q_of_an_unvisited_root_is_flat() {
+        let cfg = SearchConfig::default();
+        let children = [child(0, None, 0.7), child(0, None, 0.3)];
+        let sigma = sigma_completed_q(&children, 0.4, &cfg);
+        assert_eq!(sigma, vec![0.0, 0.0], "no information: no preference");
+    }
+
     #[test]
     fn the_schedule_spends_exactly_the_budget() {
         // mctx's example: 4 actions, 16 simulations: [0]*4 + [1]*4 + [2]*2 ... per round

@@ -825,6 +825,99 @@ fn mix_dirichlet<R: Rng>(priors: &mut [f32], cfg: &SearchConfig, rng: &mut R) {
 mod tests {
     use super::*;
 
+    use crate::rules::Variant;
+    use crate::search::Evaluation;
+    use rand::SeedableRng;
+
+    /// Runs `n` simulations on brandubh's start; every leaf's value (for its side to move) is
+    /// `value(position)`, priors uniform.
+    fn searched(n: usize, value: impl Fn(&Position) -> f32) -> Tree {
+        // no first-play reduction: unvisited moves look as good as their parent, so every
+        // move is tried before the values decide
+        let cfg = SearchConfig {
+            dirichlet_epsilon: 0.0,
+            fpu_reduction: 0.0,
+            solver: false,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(Position::start(&Variant::load("brandubh").expect("preset")));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..n {
+            if tree.select(&cfg, SelectContext::default()) == Selected::Leaf {
+                let (pos, moves) = tree.pending().expect("a leaf");
+                let eval = Evaluation {
+                    priors: vec![1.0 / moves.len() as f32; moves.len()],
+                    value: value(pos),
+                };
+                tree.expand(&eval, &cfg, &mut rng);
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn visits_add_up_and_values_are_seen_from_the_root() {
+        // every leaf is good for the attackers: +0.5 when they are to move, -0.5 otherwise
+        let tree = searched(60, |pos| match pos.side_to_move() {
+            Side::Attackers => 0.5,
+            Side::Defenders => -0.5,
+        });
+        assert_eq!(tree.root_visits(), 60);
+        let children = tree.root_children();
+        let child_visits: u32 = children.iter().map(|c| c.visits).sum();
+        assert_eq!(child_visits, 59, "the root's own evaluation is one visit");
+        // the attackers move first at the root, so every visited child is worth +0.5 to them
+        for c in children.iter().filter(|c| c.visits > 0) {
+            let q = c.q.expect("visited");
+            assert!((q - 0.5).abs() < 1e-5, "{q}");
+        }
+        assert!(
+            (tree.root_value() - 0.5).abs() < 1e-5,
+            "{}",
+            tree.root_value()
+        );
+    }
+
+    #[test]
+    fn search_prefers_the_move_whose_leaves_are_better() {
+        // one move leads to a position worth more to the attackers than every other
+        let start = Position::start(&Variant::load("brandubh").expect("preset"));
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let mut good = start.clone();
+        good.play_unchecked(moves[3]);
+        let good_key = good.key();
+        let tree = searched(200, |pos| {
+            let attackers_view = if pos.key() == good_key { 0.9 } else { -0.2 };
+            match pos.side_to_move() {
+                Side::Attackers => attackers_view,
+                Side::Defenders => -attackers_view,
+            }
+        });
+        let children = tree.root_children();
+        let best = children.iter().max_by_key(|c| c.visits).expect("children");
+        assert_eq!(best.mv, moves[3]);
+        let runner_up = children
+            .iter()
+            .filter(|c| c.mv != best.mv)
+            .map(|c| c.visits)
+            .max()
+            .expect("other moves");
+        assert!(best.visits >= 2 * runner_up, "{} vs {runner_up}", best.visits);
+    }
+
+    #[test]
+    fn advancing_keeps_the_chosen_subtree() {
+        let mut tree = searched(80, |_| 0.0);
+        let children = tree.root_children();
+        let best = *children.iter().max_by_key(|c| c.visits).expect("children");
+        tree.advance(best.mv, None);
+        assert_eq!(tree.root_visits(), best.visits);
+        let mut expected = Position::start(&Variant::load("brandubh").expect("preset"));
+        expected.play_unchecked(best.mv);
+        assert_eq!(tree.root_position().key(), expected.key());
+    }
+
     #[test]
     fn noise_concentration_spreads_a_total_over_the_moves() {
         let fixed = SearchConfig::default();
