@@ -307,7 +307,7 @@ mod tests {
 
     /// Game `id` of a pair: A attacks in even games, defends in odd ones.
     fn game(id: u64, winner: Option<Side>) -> GameResult {
-        let a_attacks = id % 2 == 0;
+        let a_attacks = id.is_multiple_of(2);
         GameResult {
             id,
             attacker: if a_attacks { 0 } else { 1 },

@@ -903,7 +903,11 @@ mod tests {
             .map(|c| c.visits)
             .max()
             .expect("other moves");
-        assert!(best.visits >= 2 * runner_up, "{} vs {runner_up}", best.visits);
+        assert!(
+            best.visits >= 2 * runner_up,
+            "{} vs {runner_up}",
+            best.visits
+        );
     }
 
     #[test]
