@@ -100,8 +100,8 @@ fn random_json_is_complete_and_reproducible() {
 
 #[test]
 fn recorded_random_games_replay_legally_with_the_same_outcomes() {
-    let dir = std::env::temp_dir().join(format!("tavlei-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     for variant in [
         "copenhagen",
         "tablut",
@@ -136,7 +136,6 @@ fn recorded_random_games_replay_legally_with_the_same_outcomes() {
             assert_eq!(result, expected, "{variant}");
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -249,8 +248,8 @@ fn replay_from_a_position_checks_one_rule() {
 
 #[test]
 fn errors_are_one_line_without_a_panic() {
-    let dir = std::env::temp_dir().join(format!("tavlei-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let bad = dir.join("bad.toml");
     std::fs::write(
         &bad,
@@ -271,5 +270,43 @@ fn errors_are_one_line_without_a_panic() {
             "{err}"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Agent specs, SPRT settings and sides are parsed by the argument parser: a bad value is
+/// refused before anything runs, with the reason and the usage hint.
+#[test]
+fn bad_agents_sprt_settings_and_sides_are_refused_with_usage_help() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["match", "--variant", "brandubh", "mcts:0", "random"],
+            "'mcts:0' for '<A>'",
+        ),
+        (
+            &[
+                "match",
+                "--variant",
+                "brandubh",
+                "mcts:8",
+                "random",
+                "--sprt",
+                "0,50",
+            ],
+            "not four",
+        ),
+        (
+            &["balance", "--variant", "brandubh", "--agent", "alpha:3"],
+            "'alpha:3' for '--agent",
+        ),
+        (
+            &["perft", "brandubh", "1", "--to-move", "sideways"],
+            "not a side",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = tavlei(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: a usage error");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(stderr.contains("--help"), "{args:?}: {stderr}");
+    }
 }

@@ -189,8 +189,8 @@ fn ladder_ranks_search_above_random() {
 
 #[test]
 fn balance_reports_shares_and_resumes_from_saved_games() {
-    let dir = std::env::temp_dir().join(format!("tavlei-balance-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("balance");
     let spec = AgentSpec::parse("mcts:8").expect("spec");
     let opts = PlayOptions {
         concurrent: 4,
@@ -244,15 +244,14 @@ fn balance_reports_shares_and_resumes_from_saved_games() {
         }
     }
     assert_eq!(replayed, 12);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A store is never rewritten from a partial read: a damaged whole line is an error (the file
 /// left as it was), and a study asked for fewer games than are stored keeps the others.
 #[test]
 fn balance_stores_are_never_rewritten_from_a_partial_read() {
-    let dir = std::env::temp_dir().join(format!("tavlei-balance-safe-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("balance");
     let spec = AgentSpec::parse("mcts:4").expect("spec");
     let opts = PlayOptions {
         concurrent: 4,
@@ -275,7 +274,6 @@ fn balance_stores_are_never_rewritten_from_a_partial_read() {
     let err = run_balance(&start(), load(), 6, &opts, 3, &store, &mut |_| {}).expect_err("refused");
     assert!(err.to_string().contains("line 3"), "{err}");
     assert_eq!(std::fs::read_to_string(&store).expect("store"), damaged);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -289,7 +287,7 @@ fn sprt_settings_are_checked_by_one_validator_that_names_the_problem() {
         ("0,50,0.6,0.5", "beta"),
     ] {
         let err = Sprt::parse(text).expect_err(text);
-        assert!(err.contains(needle), "{text}: {err}");
+        assert!(err.to_string().contains(needle), "{text}: {err}");
     }
 }
 
@@ -298,8 +296,8 @@ fn sprt_settings_are_checked_by_one_validator_that_names_the_problem() {
 /// the games differ, reproducibly.
 #[test]
 fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
-    let dir = std::env::temp_dir().join(format!("tavlei-ab-noise-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("ab-noise");
     let spec = AgentSpec::parse("ab:3").expect("spec");
     let games = |name: &str| {
         let opts = PlayOptions {
@@ -326,7 +324,6 @@ fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
         distinct.len()
     );
     assert_eq!(games("again"), first, "the same seed plays the same games");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A study's outputs come from the library: a CSV a csv reader takes back (with the settled mark
@@ -335,8 +332,8 @@ fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
 fn balance_study_writes_its_tables_and_plots() {
     use tavlei::eval::balance::mark_settled;
     use tavlei::eval::study::{balance_table, write_study};
-    let dir = std::env::temp_dir().join(format!("tavlei-study-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("study");
     let opts = PlayOptions {
         concurrent: 4,
         ..PlayOptions::default()
@@ -390,7 +387,6 @@ fn balance_study_writes_its_tables_and_plots() {
     }
     let table = balance_table(&reports);
     assert_eq!(table.lines().count(), 2 + 4, "{table}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// In a dice variant "no legal move" is known only after the roll; the arena then ends the game

@@ -87,9 +87,9 @@ pub struct MatchArgs {
     /// Agent A: random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or
     /// gumbel-old:CKPT:B, where the budget B is simulations (200) or time per move (t=100ms).
     /// With a time budget games are played one at a time, so each clock is the game's own.
-    a: String,
+    a: AgentSpec,
     /// Agent B.
-    b: String,
+    b: AgentSpec,
     #[arg(long)]
     variant: String,
     /// Pairs of games (each opening played twice, sides swapped).
@@ -97,7 +97,7 @@ pub struct MatchArgs {
     pairs: u64,
     /// Stop early at a bound: `elo0,elo1,alpha,beta`, e.g. `0,50,0.05,0.05`.
     #[arg(long)]
-    sprt: Option<String>,
+    sprt: Option<Sprt>,
     /// Write the report (JSON) and every game (records `replay` reads) here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -107,27 +107,24 @@ pub struct MatchArgs {
     play: PlayArgs,
 }
 
-fn load_agents(specs: &[String], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
+fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
     let device = play.device.resolve()?;
     specs
         .iter()
-        .map(|s| {
-            Ok(Agent::load(
-                &AgentSpec::parse(s)?,
-                variant.name(),
-                device,
-                play.seed,
-            )?)
-        })
+        .map(|spec| Ok(Agent::load(spec, variant.name(), device, play.seed)?))
         .collect()
 }
 
-fn records(variant: &Variant, results: &[tavlei::eval::GameResult], names: &[String]) -> String {
+fn records(
+    variant: &Variant,
+    results: &[tavlei::eval::GameResult],
+    agents: &[AgentSpec],
+) -> String {
     let mut text = String::new();
     for r in results {
         text += &format!(
             "# game {}: {} (attackers) vs {} (defenders)\n",
-            r.id, names[r.attacker], names[r.defender]
+            r.id, agents[r.attacker].text, agents[r.defender].text
         );
         text += &tavlei::rules::notation::game_record(variant, &r.moves, Some(r.outcome));
     }
@@ -136,11 +133,9 @@ fn records(variant: &Variant, results: &[tavlei::eval::GameResult], names: &[Str
 
 pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
-    let sprt = match &args.sprt {
-        Some(text) => Some(Sprt::parse(text).map_err(|e| anyhow::anyhow!("--sprt {e}"))?),
-        None => None,
-    };
-    let mut agents = load_agents(&[args.a.clone(), args.b.clone()], &v, &args.play)?;
+    let sprt = args.sprt;
+    let specs = [args.a.clone(), args.b.clone()];
+    let mut agents = load_agents(&specs, &v, &args.play)?;
     let opts = args.play.options(4, 8);
     let progress = bar(args.pairs * 2, "match")?;
     let (report, results) = run_match(
@@ -155,11 +150,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     progress.finish_and_clear();
     if let Some(dir) = &args.out {
         write_out(dir, "match.json", &serde_json::to_string_pretty(&report)?)?;
-        write_out(
-            dir,
-            "games.txt",
-            &records(&v, &results, &[args.a.clone(), args.b.clone()]),
-        )?;
+        write_out(dir, "games.txt", &records(&v, &results, &specs))?;
     }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -221,7 +212,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
 pub struct LadderArgs {
     /// Agents, comma separated (at least two).
     #[arg(long, value_delimiter = ',', required = true)]
-    agents: Vec<String>,
+    agents: Vec<AgentSpec>,
     #[arg(long)]
     variant: String,
     /// Pairs of games between every two agents.
@@ -325,7 +316,7 @@ pub struct BalanceArgs {
     variants: Vec<String>,
     /// The agent playing both sides, e.g. mcts:64 or net:models/tavlei.safetensors:64.
     #[arg(long)]
-    agent: String,
+    agent: AgentSpec,
     /// Strength levels: the agent's budget for each study, simulation counts (e.g. 1,16,64) or
     /// times per move (e.g. t=50ms,t=200ms; a bare 50ms works too).
     #[arg(long, value_delimiter = ',')]
@@ -353,7 +344,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         (None, []) => bail!("give --variant V or --variants a,b,c|all"),
         (None, list) => list.to_vec(),
     };
-    let base = AgentSpec::parse(&args.agent)?;
+    let base = args.agent.clone();
     let levels: Vec<AgentSpec> = if args.levels.is_empty() {
         vec![base.clone()]
     } else {

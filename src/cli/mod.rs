@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use tavlei::rules::notation::{parse_otn, parse_side};
-use tavlei::rules::{Position, Variant};
+use tavlei::rules::notation::parse_otn;
+use tavlei::rules::{Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(
@@ -117,11 +117,8 @@ fn init_logging(verbose: u8) {
 
 /// The position a command starts from: an OTN record with its side to move (default: the
 /// variant's first mover), or the variant's start.
-fn start_position(v: &Arc<Variant>, otn: Option<&str>, to_move: Option<&str>) -> Result<Position> {
-    let side = match to_move {
-        Some(s) => parse_side(s)?,
-        None => v.rules.movement.first,
-    };
+fn start_position(v: &Arc<Variant>, otn: Option<&str>, to_move: Option<Side>) -> Result<Position> {
+    let side = to_move.unwrap_or(v.rules.movement.first);
     Ok(match otn {
         Some(otn) => parse_otn(v, otn, side)?,
         None => Position::start(v),

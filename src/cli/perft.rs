@@ -18,12 +18,12 @@ pub struct PerftArgs {
     position: Option<String>,
     /// Side to move in `--position` (default: the variant's first mover).
     #[arg(long)]
-    to_move: Option<String>,
+    to_move: Option<tavlei::rules::Side>,
 }
 
 pub fn run(args: PerftArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
-    let pos = super::start_position(&v, args.position.as_deref(), args.to_move.as_deref())?;
+    let pos = super::start_position(&v, args.position.as_deref(), args.to_move)?;
     for depth in 1..=args.depth {
         let t = Instant::now();
         let n = perft(&pos, depth);

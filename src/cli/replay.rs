@@ -21,12 +21,12 @@ pub struct ReplayArgs {
     from: Option<String>,
     /// Side to move in `--from` (default: the variant's first mover).
     #[arg(long)]
-    to_move: Option<String>,
+    to_move: Option<tavlei::rules::Side>,
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
-    let start = super::start_position(&v, args.from.as_deref(), args.to_move.as_deref())?;
+    let start = super::start_position(&v, args.from.as_deref(), args.to_move)?;
     let text = match args.file.as_deref() {
         None | Some("-") => {
             let mut s = String::new();

@@ -81,7 +81,7 @@ impl Sample {
     pub fn position(&self, variant: &Arc<Variant>) -> Result<Position, DataError> {
         self.check(variant)?;
         let mut pos = Position::from_cells(variant, &self.cells, self.side_to_move)
-            .map_err(|reason| self.bad(reason))?;
+            .map_err(|e| self.bad(e.to_string()))?;
         pos.set_roll(self.roll);
         pos.restore_state(&RecordedState {
             ply: self.ply,

@@ -77,6 +77,14 @@ pub fn parse_budget(text: &str) -> Option<Budget> {
     }
 }
 
+impl std::str::FromStr for AgentSpec {
+    type Err = EvalError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, EvalError> {
+        AgentSpec::parse(text)
+    }
+}
+
 impl AgentSpec {
     pub fn parse(text: &str) -> Result<AgentSpec, EvalError> {
         let bad = |reason: &str| EvalError::BadSpec {

@@ -20,29 +20,55 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why SPRT settings were refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SprtError {
+    #[error("`{text}` is not four numbers elo0,elo1,alpha,beta")]
+    NotNumbers { text: String },
+    #[error("`{text}` has {count} numbers, not four (elo0,elo1,alpha,beta)")]
+    Count { text: String, count: usize },
+    #[error("`{text}`: {source}")]
+    Invalid {
+        text: String,
+        source: crate::eval::stats::StatsError,
+    },
+}
+
 impl Sprt {
     /// Parses `elo0,elo1,alpha,beta`, checked by the one SPRT validator
     /// ([`crate::eval::stats::validate_sprt`]); the error says what is wrong.
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
         let v: Vec<f64> = text
             .split(',')
             .map(|s| s.trim().parse::<f64>())
             .collect::<Result<_, _>>()
-            .map_err(|_| format!("`{text}` is not four numbers elo0,elo1,alpha,beta"))?;
+            .map_err(|_| SprtError::NotNumbers { text: text.into() })?;
         let &[elo0, elo1, alpha, beta] = v.as_slice() else {
-            return Err(format!(
-                "`{text}` has {} numbers, not four (elo0,elo1,alpha,beta)",
-                v.len()
-            ));
+            return Err(SprtError::Count {
+                text: text.into(),
+                count: v.len(),
+            });
         };
-        crate::eval::stats::validate_sprt(elo0, elo1, alpha, beta)
-            .map_err(|e| format!("`{text}`: {e}"))?;
+        crate::eval::stats::validate_sprt(elo0, elo1, alpha, beta).map_err(|source| {
+            SprtError::Invalid {
+                text: text.into(),
+                source,
+            }
+        })?;
         Ok(Sprt {
             elo0,
             elo1,
             alpha,
             beta,
         })
+    }
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = SprtError;
+
+    fn from_str(text: &str) -> Result<Sprt, SprtError> {
+        Sprt::parse(text)
     }
 }
 

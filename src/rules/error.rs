@@ -29,4 +29,6 @@ pub enum RulesError {
     MoveSyntax { input: String, reason: String },
     #[error("illegal move `{input}`: {reason}")]
     IllegalMove { input: String, reason: String },
+    #[error("`{0}` is not a side: expected `attackers` or `defenders`")]
+    Side(String),
 }

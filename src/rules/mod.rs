@@ -25,7 +25,7 @@ pub use error::RulesError;
 pub use moves::{Move, MoveKind};
 pub use outcome::{Outcome, Reason};
 pub use piece::{Piece, PieceKind, Side};
-pub use position::{Position, RecordedState};
+pub use position::{BoardError, Position, RecordedState};
 pub use rules::Rules;
 pub use square::Square;
 pub use symmetry::Symmetry;

@@ -112,7 +112,7 @@ pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Posit
     if rank != size {
         return Err(err(trimmed.len(), format!("{rank} ranks, expected {size}")));
     }
-    Position::from_cells(variant, &cells, side).map_err(|reason| err(0, reason))
+    Position::from_cells(variant, &cells, side).map_err(|e| err(0, e.to_string()))
 }
 
 /// A move as written: squares and the captures it claims.
@@ -452,10 +452,15 @@ pub fn game_record(
 
 /// The side to move in notation (`attackers`/`defenders`).
 pub fn parse_side(text: &str) -> Result<Side, RulesError> {
-    Side::parse(text).ok_or_else(|| RulesError::MoveSyntax {
-        input: text.to_string(),
-        reason: "expected `attackers` or `defenders`".into(),
-    })
+    Side::parse(text).ok_or_else(|| RulesError::Side(text.to_string()))
+}
+
+impl std::str::FromStr for Side {
+    type Err = RulesError;
+
+    fn from_str(text: &str) -> Result<Side, RulesError> {
+        parse_side(text)
+    }
 }
 
 #[cfg(test)]

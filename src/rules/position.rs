@@ -52,6 +52,21 @@ pub struct Position {
     pub(super) status: Option<Outcome>,
 }
 
+/// Why a board cannot be a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("{given} squares given, the board has {squares}")]
+    Size { given: usize, squares: usize },
+    #[error("an attackers' king on {0}: the king is the defenders' (`K` in OTN)")]
+    AttackersKing(String),
+    #[error("more than one king")]
+    TwoKings,
+    #[error("a taflman stands on {0}, which only the king may occupy")]
+    KingOnlySquare(String),
+    #[error("no king on the board")]
+    NoKing,
+}
+
 #[inline]
 pub(super) fn side_index(side: Side) -> usize {
     match side {
@@ -72,13 +87,12 @@ impl Position {
         variant: &Arc<Variant>,
         cells: &[u8],
         side: Side,
-    ) -> Result<Position, String> {
+    ) -> Result<Position, BoardError> {
         if cells.len() != variant.squares {
-            return Err(format!(
-                "{} squares given, the board has {}",
-                cells.len(),
-                variant.squares
-            ));
+            return Err(BoardError::Size {
+                given: cells.len(),
+                squares: variant.squares,
+            });
         }
         let mut pos = Position {
             variant: variant.clone(),
@@ -103,25 +117,25 @@ impl Position {
             let flags = variant.flags[sq as usize];
             if piece.kind == PieceKind::King {
                 if piece.side != Side::Defenders {
-                    return Err(format!(
-                        "an attackers' king on {}: the king is the defenders' (`K` in OTN)",
-                        super::square::square_name(sq, variant.size)
-                    ));
+                    return Err(BoardError::AttackersKing(super::square::square_name(
+                        sq,
+                        variant.size,
+                    )));
                 }
                 if pos.king.is_some() {
-                    return Err("more than one king".into());
+                    return Err(BoardError::TwoKings);
                 }
                 pos.king = Some(sq);
             } else if flags & (super::variant::THRONE | super::variant::CORNER) != 0 {
-                return Err(format!(
-                    "a taflman stands on {}, which only the king may occupy",
-                    super::square::square_name(sq, variant.size)
-                ));
+                return Err(BoardError::KingOnlySquare(super::square::square_name(
+                    sq,
+                    variant.size,
+                )));
             }
             pos.put(sq, code);
         }
         if pos.king.is_none() {
-            return Err("no king on the board".into());
+            return Err(BoardError::NoKing);
         }
         pos.hash = pos.compute_hash();
         pos.history.push(pos.hash);
