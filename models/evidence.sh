@@ -3,12 +3,13 @@
 # simulations and equal time), against the strongest classical agent at equal time, and its
 # self-play balance at two search sizes; plus the run's own summary, ladder and plots.
 #   models/evidence.sh VARIANT RUN_DIR GENERATION [PREVIOUS_CHECKPOINT]
-# Writes models/VARIANT-evidence/ (match reports as JSON, per-game records, balance tables).
+# Writes models/VARIANT-evidence/ (match reports as JSON, per-game records, balance tables), or
+# the directory EVIDENCE_DIR names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 run=$2 gen=$3 previous=${4:-}
 BIN=./target/release/tavlei
-out=models/$variant-evidence
+out=${EVIDENCE_DIR:-models/$variant-evidence}
 new=$run/gen-$(printf %03d "$gen")/model.safetensors
 mkdir -p "$out"
 cp "$run/summary.md" "$run/ladder.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
@@ -23,10 +24,14 @@ match() { # name A B pairs
 }
 if [ -n "$previous" ]; then
   match vs-previous-32 "net:$new:32" "net:$previous:32" 50
-  match vs-previous-t20ms "net:$new:t=20ms" "net:$previous:t=20ms" 25
+  # equal time: 100 pairs (25 left the interval across 0 for Brandubh; the first 25 pairs
+  # have the same openings as before)
+  match vs-previous-t20ms-100 "net:$new:t=20ms" "net:$previous:t=20ms" 100
 fi
 match vs-gen0-32 "net:$new:32" "net:$run/gen-000/model.safetensors:32" 50
 match vs-ab-t20ms "net:$new:t=20ms" "ab:t=20ms" 25
 match vs-mcts-t20ms "net:$new:t=20ms" "mcts:t=20ms" 25
-"$BIN" balance --variant "$variant" --agent "net:$new:32" --levels 32,128 --games 100 --seed 5 --out "$out/balance" --csv > /dev/null
+# 200 games per search size (the balance study's minimum for networks); a rerun extends the
+# stored games
+"$BIN" balance --variant "$variant" --agent "net:$new:32" --levels 32,128 --games 200 --seed 5 --out "$out/balance" --csv > /dev/null
 cat "$out/balance/balance.csv"
