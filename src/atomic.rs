@@ -159,16 +159,15 @@ impl Drop for AtomicFile {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tavlei-atomic-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        dir
+    /// A fresh scratch directory, removed when the returned value is dropped.
+    fn scratch() -> tempfile::TempDir {
+        tempfile::tempdir().expect("scratch dir")
     }
 
     #[test]
     fn commit_renames_and_drop_cleans_up() {
-        let dir = scratch("commit");
+        let tmp = scratch();
+        let dir = tmp.path();
         let path = dir.join("a.bin");
         let mut f = AtomicFile::create(&path).expect("create");
         f.file().write_all(b"hello").expect("write");
@@ -189,12 +188,12 @@ mod tests {
             b"hello",
             "old file kept"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_failed_write_names_the_file_and_keeps_the_old_one() {
-        let dir = scratch("fail");
+        let tmp = scratch();
+        let dir = tmp.path();
         let path = dir.join("summary.json");
         write(&path, "old").expect("first write");
         // the temporary name is taken by a directory: creating it fails
@@ -208,12 +207,12 @@ mod tests {
         // and a parent that is a file cannot take a directory
         let err = write(&path.join("inner.json"), "x").expect_err("parent is a file");
         assert!(err.to_string().contains("summary.json"), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn persist_moves_a_finished_file_into_place() {
-        let dir = scratch("persist");
+        let tmp = scratch();
+        let dir = tmp.path();
         let path = dir.join("w.safetensors");
         let tmp = dir.join("w.tmp.safetensors");
         std::fs::write(&tmp, b"weights").expect("tmp");
@@ -223,6 +222,5 @@ mod tests {
         let err = persist(&tmp, &path).expect_err("nothing to persist");
         assert!(err.to_string().contains("w.tmp.safetensors"), "{err}");
         assert_eq!(std::fs::read(&path).expect("read"), b"weights");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

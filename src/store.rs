@@ -111,11 +111,9 @@ pub fn parse_lines<T>(
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tavlei-store-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        dir
+    /// A fresh scratch directory, removed when the returned value is dropped.
+    fn scratch() -> tempfile::TempDir {
+        tempfile::tempdir().expect("scratch dir")
     }
 
     fn number(text: &str) -> Result<u32, String> {
@@ -124,7 +122,8 @@ mod tests {
 
     #[test]
     fn missing_is_empty_and_a_torn_tail_is_cut() {
-        let dir = scratch("torn");
+        let tmp = scratch();
+        let dir = tmp.path();
         let path = dir.join("games.jsonl");
         assert!(read_lines(&path).expect("missing is empty").is_empty());
         std::fs::write(&path, "1\n2\n3").expect("write");
@@ -134,12 +133,12 @@ mod tests {
             vec![1, 2]
         );
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "1\n2\n");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_bad_whole_line_is_an_error_and_the_file_is_kept() {
-        let dir = scratch("bad");
+        let tmp = scratch();
+        let dir = tmp.path();
         let path = dir.join("metrics.csv");
         std::fs::write(&path, "1\nx\n3\n").expect("write");
         let lines = read_lines(&path).expect("reads");
@@ -147,8 +146,7 @@ mod tests {
         assert!(err.to_string().contains("metrics.csv, line 2"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "1\nx\n3\n");
         // a directory where the file should be is unreadable, not empty
-        let err = read_lines(&dir).expect_err("a directory");
+        let err = read_lines(dir).expect_err("a directory");
         assert!(matches!(err, StoreError::Read { .. }), "{err}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -60,8 +60,8 @@ fn a_typo_in_a_config_is_an_error_naming_it() {
 /// error; a value out of range names the setting; a missing file is a read error.
 #[test]
 fn every_config_kind_reports_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("tavlei-configs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let tmp = tempfile::tempdir().expect("dir");
+    let dir = tmp.path();
     let broken = |file: &str, from: &str, to: &str| {
         let text = std::fs::read_to_string(format!("configs/{file}")).expect("reads");
         assert!(text.contains(from), "{file}: {from}");
@@ -112,5 +112,4 @@ fn every_config_kind_reports_file_and_line() {
     );
     let err = TrainConfig::load(&dir.join("missing.toml")).expect_err("missing");
     assert!(matches!(err, ConfigError::Read { .. }), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,7 +2,7 @@
 //! damaged shard, statistics of a hand-made dataset, NumPy export, and the `data` commands.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
@@ -11,11 +11,9 @@ use tavlei::data::{read_dir, read_shard, write_shard, DataError, Sample, Stats};
 use tavlei::encode::policy::policy_size;
 use tavlei::rules::{Position, Side, Variant};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tavlei-data-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh scratch directory, removed when the returned value is dropped (a failing test too).
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("scratch dir")
 }
 
 /// A game of `plies` samples from brandubh's start, won by `winner` (None: drawn).
@@ -60,7 +58,8 @@ fn brandubh() -> Arc<Variant> {
 #[test]
 fn shards_read_back_equal() {
     let v = brandubh();
-    let dir = scratch("roundtrip");
+    let tmp = scratch();
+    let dir = tmp.path();
     let a = game(&v, 0, 5, Some(Side::Defenders), "king_escaped");
     let b = game(&v, 1, 3, None, "repetition");
     write_shard(&dir.join("000000.shard"), "brandubh", &a).expect("write");
@@ -68,14 +67,13 @@ fn shards_read_back_equal() {
     let shard = read_shard(&dir.join("000000.shard")).expect("read");
     assert_eq!(shard.variant, "brandubh");
     assert_eq!(shard.samples, a);
-    let data = read_dir(&dir, Some("brandubh")).expect("read dir");
+    let data = read_dir(dir, Some("brandubh")).expect("read dir");
     assert!(data.skipped.is_empty());
     assert_eq!(data.samples, [a, b].concat());
     assert_eq!(
         data.samples[0].position(&v).expect("position").cells(),
         Position::start(&v).cells()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Collects what `tracing` prints.
@@ -102,7 +100,8 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
 #[test]
 fn a_corrupt_shard_is_skipped_with_a_warning() {
     let v = brandubh();
-    let dir = scratch("corrupt");
+    let tmp = scratch();
+    let dir = tmp.path();
     for i in 0..3u64 {
         let samples = game(&v, i, 4, Some(Side::Attackers), "king_captured");
         write_shard(&dir.join(format!("{i:06}.shard")), "brandubh", &samples).expect("write");
@@ -119,7 +118,7 @@ fn a_corrupt_shard_is_skipped_with_a_warning() {
         .with_ansi(false)
         .with_max_level(tracing::Level::WARN)
         .finish();
-    let data = tracing::subscriber::with_default(subscriber, || read_dir(&dir, None))
+    let data = tracing::subscriber::with_default(subscriber, || read_dir(dir, None))
         .expect("reads the rest");
 
     let ids: Vec<u64> = data.samples.iter().map(|s| s.game_id).collect();
@@ -137,13 +136,13 @@ fn a_corrupt_shard_is_skipped_with_a_warning() {
         text.contains("WARN") && text.contains("000001.shard"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_truncated_shard_error_names_the_file() {
     let v = brandubh();
-    let dir = scratch("truncated");
+    let tmp = scratch();
+    let dir = tmp.path();
     let path = dir.join("000007.shard");
     write_shard(&path, "brandubh", &game(&v, 7, 6, None, "length_cap")).expect("write");
     let bytes = std::fs::read(&path).expect("read");
@@ -155,13 +154,13 @@ fn a_truncated_shard_error_names_the_file() {
         text.contains(&path.display().to_string()) && text.contains("truncated"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn inspect_counts_a_hand_made_dataset() {
     let v = brandubh();
-    let dir = scratch("inspect");
+    let tmp = scratch();
+    let dir = tmp.path();
     let first = [
         game(&v, 0, 10, Some(Side::Attackers), "king_captured"),
         game(&v, 1, 20, Some(Side::Defenders), "king_escaped"),
@@ -177,7 +176,7 @@ fn inspect_counts_a_hand_made_dataset() {
     write_shard(&dir.join("b.shard"), "brandubh", &second).expect("write");
     std::fs::write(dir.join("c.shard"), b"garbage").expect("write");
 
-    let stats = Stats::of(&read_dir(&dir, None).expect("reads"));
+    let stats = Stats::of(&read_dir(dir, None).expect("reads"));
     assert_eq!(stats.variant.as_deref(), Some("brandubh"));
     assert_eq!((stats.shards, stats.skipped.len()), (2, 1));
     assert_eq!((stats.samples, stats.games), (150, 5));
@@ -230,7 +229,6 @@ fn inspect_counts_a_hand_made_dataset() {
     let json = serde_json::to_value(&stats).expect("json");
     assert_eq!(json["games"], 5);
     assert_eq!(json["reasons"][0]["reason"], "king_escaped");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The bytes of one `.npy` entry of an archive, and its parsed header.
@@ -270,14 +268,15 @@ fn numpy_python() -> String {
 #[test]
 fn npz_export_round_trips() {
     let v = brandubh();
-    let dir = scratch("npz");
+    let tmp = scratch();
+    let dir = tmp.path();
     let samples = [
         game(&v, 0, 3, Some(Side::Attackers), "king_captured"),
         game(&v, 1, 2, None, "repetition"),
     ]
     .concat();
     write_shard(&dir.join("0.shard"), "brandubh", &samples).expect("write");
-    let data = read_dir(&dir, None).expect("reads");
+    let data = read_dir(dir, None).expect("reads");
     let out = dir.join("data.npz");
     let summary = export_npz(&data.samples, &v, &out, |_| {}).expect("exports");
     assert_eq!((summary.samples, summary.board_size), (5, 7));
@@ -356,7 +355,6 @@ print("numpy ok")
         );
         assert!(String::from_utf8_lossy(&run.stdout).contains("numpy ok"));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn tavlei(args: &[&str]) -> std::process::Output {
@@ -369,7 +367,8 @@ fn tavlei(args: &[&str]) -> std::process::Output {
 #[test]
 fn data_commands_inspect_and_export() {
     let v = brandubh();
-    let dir = scratch("cli");
+    let tmp = scratch();
+    let dir = tmp.path();
     write_shard(
         &dir.join("0.shard"),
         "brandubh",
@@ -420,5 +419,4 @@ fn data_commands_inspect_and_export() {
     let missing = tavlei(&["data", "inspect", &dir.join("nope").display().to_string()]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nope"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -276,9 +276,8 @@ fn shard_fixture() -> Vec<u8> {
     static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     BYTES
         .get_or_init(|| {
-            let dir = std::env::temp_dir().join(format!("tavlei-fuzz-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).expect("dir");
-            let path = dir.join("x.shard");
+            let dir = tempfile::tempdir().expect("dir");
+            let path = dir.path().join("x.shard");
             let v = Variant::load("brandubh").expect("preset");
             let pos = Position::start(&v);
             let samples: Vec<Sample> = (0..3)
@@ -300,9 +299,7 @@ fn shard_fixture() -> Vec<u8> {
                 })
                 .collect();
             write_shard(&path, "brandubh", &samples).expect("writes");
-            let bytes = std::fs::read(&path).expect("reads");
-            std::fs::remove_dir_all(&dir).ok();
-            bytes
+            std::fs::read(&path).expect("reads")
         })
         .clone()
 }

@@ -11,11 +11,9 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tavlei-kill-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A fresh scratch directory, removed when the returned value is dropped (a failing test too).
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("scratch dir")
 }
 
 fn command(args: &[String]) -> Command {
@@ -80,7 +78,8 @@ fn files(dir: &Path, keep: &dyn Fn(&str) -> bool) -> BTreeMap<String, Vec<u8>> {
 /// The command `make(out)` run whole and run with kills give the same kept files, and no
 /// temporary file is left behind.
 fn check(name: &str, make: impl Fn(&Path) -> Vec<String>, keep: &dyn Fn(&str) -> bool) {
-    let dir = scratch(name);
+    let tmp = scratch();
+    let dir = tmp.path();
     let (whole, killed) = (dir.join("whole"), dir.join("killed"));
     let full = run_to_end(&make(&whole));
     run_with_kills(&make(&killed), full, 3, name.len() as u64);
@@ -107,7 +106,6 @@ fn check(name: &str, make: impl Fn(&Path) -> Vec<String>, keep: &dyn Fn(&str) ->
         leftovers.is_empty(),
         "{name}: temporary files left: {leftovers:?}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn strings(parts: &[&str]) -> Vec<String> {
@@ -133,7 +131,8 @@ fn tiny_selfplay(dir: &Path) -> PathBuf {
 
 #[test]
 fn selfplay_killed_and_rerun_writes_the_same_shards() {
-    let cfg = tiny_selfplay(&scratch("selfplay-config"));
+    let tmp = scratch();
+    let cfg = tiny_selfplay(tmp.path());
     check(
         "selfplay",
         |out| {
@@ -172,8 +171,9 @@ fn balance_and_match_killed_and_rerun_keep_the_same_games() {
 
 #[test]
 fn training_killed_and_resumed_ends_with_the_same_weights() {
-    let dir = scratch("train-data");
-    let cfg = tiny_selfplay(&dir);
+    let tmp = scratch();
+    let dir = tmp.path();
+    let cfg = tiny_selfplay(dir);
     let data = dir.join("data");
     let mut a = strings(&["selfplay", "--variant", "brandubh", "--rollouts", "1"]);
     a.extend(strings(&["--games", "8", "--seed", "5", "--config"]));
@@ -208,7 +208,6 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
         },
         &|f| f == "model.safetensors",
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `key = value` lines of a TOML file with `key` set to `value`.
@@ -224,7 +223,8 @@ fn regex_free_set(text: &str, key: &str, value: &str) -> String {
 
 #[test]
 fn pipeline_killed_and_rerun_makes_the_same_networks() {
-    let dir = scratch("pipeline-config");
+    let tmp = scratch();
+    let dir = tmp.path();
     let mut text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("config");
     for (key, value) in [
         ("generations", "2"),
@@ -266,7 +266,6 @@ fn pipeline_killed_and_rerun_makes_the_same_networks() {
                 || f.ends_with("vs-gen0.json")
         },
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A file-size limit stands for a full disk: a balance study extended past what its store may
@@ -275,7 +274,8 @@ fn pipeline_killed_and_rerun_makes_the_same_networks() {
 /// without the limit completes the study with the games an uninterrupted run plays.
 #[test]
 fn a_full_disk_stops_a_study_with_a_named_error_and_keeps_earlier_games() {
-    let dir = scratch("disk-full");
+    let tmp = scratch();
+    let dir = tmp.path();
     let out = dir.join("out");
     let args = |games: &str, out: &Path| {
         let mut a = strings(&["balance", "--variant", "brandubh", "--agent", "mcts:8"]);
@@ -316,5 +316,4 @@ fn a_full_disk_stops_a_study_with_a_named_error_and_keeps_earlier_games() {
         files(&out.join("games"), &|_| true),
         files(&whole.join("games"), &|_| true)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

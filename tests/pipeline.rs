@@ -36,8 +36,8 @@ fn tiny(generations: u32) -> PipelineConfig {
 
 #[test]
 fn generations_run_report_and_resume() {
-    let run = std::env::temp_dir().join(format!("tavlei-pipeline-{}", std::process::id()));
-    std::fs::remove_dir_all(&run).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
     let first = run_pipeline(&tiny(1), &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
     assert_eq!(first.len(), 1);
     let g1 = model_path(&run, 1);
@@ -136,7 +136,6 @@ fn generations_run_report_and_resume() {
     let err = run_pipeline(&other, &run, tch::Device::Cpu, &mut Quiet)
         .expect_err("config change refused");
     assert!(err.to_string().contains("another configuration"), "{err}");
-    std::fs::remove_dir_all(&run).ok();
 }
 
 #[test]
@@ -168,8 +167,8 @@ fn bad_anchor_or_encoding_settings_are_refused_by_name() {
 
 #[test]
 fn a_run_may_keep_the_older_encoding_to_measure_against() {
-    let run = std::env::temp_dir().join(format!("tavlei-pipeline-v1-{}", std::process::id()));
-    std::fs::remove_dir_all(&run).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
     let mut cfg = tiny(1);
     cfg.encoding = 1;
     cfg.eval.anchor_pairs = 0;
@@ -183,13 +182,12 @@ fn a_run_may_keep_the_older_encoding_to_measure_against() {
             "generation {g}"
         );
     }
-    std::fs::remove_dir_all(&run).ok();
 }
 
 #[test]
 fn a_damaged_stage_file_stops_the_run_and_is_kept() {
-    let run = std::env::temp_dir().join(format!("tavlei-pipeline-damaged-{}", std::process::id()));
-    std::fs::remove_dir_all(&run).ok();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
     let mut cfg = tiny(1);
     cfg.eval.anchor_pairs = 0;
     run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
@@ -212,5 +210,4 @@ fn a_damaged_stage_file_stops_the_run_and_is_kept() {
         );
         std::fs::write(&file, good).expect("restores");
     }
-    std::fs::remove_dir_all(&run).ok();
 }

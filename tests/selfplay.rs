@@ -28,10 +28,12 @@ fn tiny_config(gumbel: bool) -> SelfplayConfig {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tavlei-selfplay-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
+/// A scratch directory (the returned value; dropping it removes everything) and a path inside
+/// it that does not exist yet, for the run's output.
+fn scratch() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("out");
+    (tmp, dir)
 }
 
 /// The games of a records file: (moves, result tag).
@@ -117,7 +119,7 @@ fn check_shards_against_records(variant: &str, dir: &Path, shards: u64, games_pe
 
 #[test]
 fn shards_agree_with_records_puct_and_rollouts() {
-    let dir = temp_dir("puct");
+    let (_tmp, dir) = scratch();
     let v = Variant::load("brandubh").expect("preset");
     let cfg = tiny_config(false);
     let mut eval = RolloutEvaluator::new(2, 5);
@@ -133,12 +135,11 @@ fn shards_agree_with_records_puct_and_rollouts() {
         "only full searches become samples"
     );
     check_shards_against_records("brandubh", &dir, 2, 3);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn shards_agree_with_records_gumbel_dice() {
-    let dir = temp_dir("gumbel");
+    let (_tmp, dir) = scratch();
     let mut cfg = tiny_config(true);
     cfg.games_per_shard = 2;
     // short games: the dice variant with a tight length cap
@@ -162,12 +163,11 @@ fn shards_agree_with_records_gumbel_dice() {
         shard.samples.iter().all(|s| s.roll >= 1 && s.roll <= 6),
         "every dice position has its roll"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn an_interrupted_run_resumes_and_replays_alike() {
-    let dir = temp_dir("resume");
+    let (_tmp, dir) = scratch();
     let v = Variant::load("brandubh").expect("preset");
     let cfg = tiny_config(false);
     let start = Position::start(&v);
@@ -193,12 +193,11 @@ fn an_interrupted_run_resumes_and_replays_alike() {
     let err = generate(&start, &mut UniformEvaluator, &cfg, 9, 21, &dir, &mut ())
         .expect_err("a different run");
     assert!(err.to_string().contains("another run"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn an_unreadable_manifest_is_an_error_not_a_new_run() {
-    let dir = temp_dir("manifest");
+    let (_tmp, dir) = scratch();
     let v = Variant::load("brandubh").expect("preset");
     let cfg = tiny_config(false);
     let start = Position::start(&v);
@@ -209,5 +208,4 @@ fn an_unreadable_manifest_is_an_error_not_a_new_run() {
     assert!(err.to_string().contains("manifest.json"), "{err}");
     assert!(dir.join("manifest.json").is_dir());
     assert!(!shard_path(&dir, 0).exists(), "no game was played over it");
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -15,13 +15,6 @@ use tavlei::train::metrics::read_rows;
 use tavlei::train::trainer::TrainRequest;
 use tavlei::train::{train, TrainConfig};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tavlei-train-{name}-{}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 /// Positions of a few brandubh games, each labelled with a fixed rule the network can learn:
 /// the target move is the first legal move, the value +1 when attackers are to move.
 fn synthetic_samples(count: usize) -> Vec<Sample> {
@@ -84,8 +77,11 @@ fn tiny_config(steps: u64) -> TrainConfig {
     }
 }
 
-fn setup(name: &str) -> (PathBuf, PathBuf, PathBuf) {
-    let dir = temp_dir(name);
+/// A scratch directory with a shard of synthetic samples and an initial network: the directory
+/// (dropping it removes everything), the data directory and the network's path.
+fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let data = dir.join("data");
     std::fs::create_dir_all(&data).expect("data dir");
     write_shard(
@@ -106,7 +102,7 @@ fn setup(name: &str) -> (PathBuf, PathBuf, PathBuf) {
     )
     .save(&init)
     .expect("init");
-    (dir, data, init)
+    (tmp, data, init)
 }
 
 fn request<'a>(
@@ -131,7 +127,8 @@ fn request<'a>(
 
 #[test]
 fn loss_falls_and_the_network_fits_a_small_dataset() {
-    let (dir, data, init) = setup("fit");
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
     // the labelling rule (first move in generation order) is not symmetric: no augmentation
     let cfg = TrainConfig {
         augment: false,
@@ -176,7 +173,6 @@ fn loss_falls_and_the_network_fits_a_small_dataset() {
             .step,
         80
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn weights(path: &Path) -> Vec<(String, Vec<f32>)> {
@@ -193,7 +189,8 @@ fn weights(path: &Path) -> Vec<(String, Vec<f32>)> {
 
 #[test]
 fn a_resumed_run_ends_with_the_same_weights() {
-    let (dir, data, init) = setup("resume");
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
     let cfg = tiny_config(12);
     let data = [data];
     let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
@@ -227,7 +224,6 @@ fn a_resumed_run_ends_with_the_same_weights() {
         vec![5, 7, 10, 12],
         "metrics rows are neither lost nor doubled"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -285,7 +281,8 @@ fn augmentation_moves_policy_targets_with_the_board() {
 
 #[test]
 fn bad_input_gets_clear_errors() {
-    let (dir, data, init) = setup("errors");
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
     let cfg = tiny_config(4);
     let (out, run) = (dir.join("out.safetensors"), dir.join("run"));
     let empty = dir.join("empty");
@@ -317,7 +314,6 @@ fn bad_input_gets_clear_errors() {
     let summary =
         train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
     assert_eq!(summary.skipped_shards, 1);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

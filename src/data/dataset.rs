@@ -110,12 +110,9 @@ mod tests {
     use crate::data::shard::write_shard;
     use crate::rules::Variant;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("tavlei-dataset-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        dir
+    /// A fresh scratch directory, removed when the returned value is dropped.
+    fn scratch() -> tempfile::TempDir {
+        tempfile::tempdir().expect("scratch dir")
     }
 
     fn games(first: u64, n: u64) -> Vec<Sample> {
@@ -125,7 +122,8 @@ mod tests {
 
     #[test]
     fn reads_in_name_order_and_skips_the_rest() {
-        let dir = scratch("order");
+        let tmp = scratch();
+        let dir = tmp.path();
         write_shard(&dir.join("0002.shard"), "brandubh", &games(2, 2)).expect("write");
         write_shard(&dir.join("0001.shard"), "brandubh", &games(0, 2)).expect("write");
         write_shard(&dir.join("0003.shard"), "tablut", &games(9, 1)).expect("write");
@@ -133,7 +131,7 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), b"not a shard").expect("write");
         std::fs::write(dir.join("0000.shard"), b"TAVLSH").expect("write");
 
-        let data = read_dir(&dir, None).expect("reads");
+        let data = read_dir(dir, None).expect("reads");
         assert_eq!(data.variant.as_deref(), Some("brandubh"));
         let ids: Vec<u64> = data.samples.iter().map(|s| s.game_id).collect();
         assert_eq!(ids, [0, 1, 2, 3]);
@@ -155,37 +153,37 @@ mod tests {
             data.skipped[1].1
         );
 
-        let tablut = read_dir(&dir, Some("tablut")).expect("reads");
+        let tablut = read_dir(dir, Some("tablut")).expect("reads");
         assert_eq!(tablut.samples.len(), 1);
         assert_eq!(tablut.skipped.len(), 3);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn window_takes_the_latest() {
-        let dir = scratch("window");
+        let tmp = scratch();
+        let dir = tmp.path();
         write_shard(&dir.join("a.shard"), "brandubh", &games(0, 3)).expect("write");
         write_shard(&dir.join("b.shard"), "brandubh", &games(3, 3)).expect("write");
-        let data = read_dir(&dir, Some("brandubh")).expect("reads");
+        let data = read_dir(dir, Some("brandubh")).expect("reads");
         let ids = |s: &[Sample]| s.iter().map(|s| s.game_id).collect::<Vec<_>>();
         assert_eq!(ids(data.window(4)), [2, 3, 4, 5]);
         assert_eq!(ids(data.window(100)), [0, 1, 2, 3, 4, 5]);
         assert!(data.window(0).is_empty());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn missing_directory_is_an_error() {
-        let dir = scratch("missing").join("nope");
+        let tmp = scratch();
+        let dir = tmp.path().join("nope");
         let e = read_dir(&dir, None).expect_err("missing");
         assert!(e.to_string().contains("nope"), "{e}");
     }
 
     #[test]
     fn empty_directory_is_an_empty_dataset() {
-        let dir = scratch("empty");
-        let data = read_dir(&dir, None).expect("reads");
+        let tmp = scratch();
+        let dir = tmp.path();
+        let data = read_dir(dir, None).expect("reads");
         assert!(data.is_empty() && data.variant.is_none() && data.skipped.is_empty());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -366,8 +366,8 @@ mod tests {
                 s
             })
             .collect();
-        let dir = std::env::temp_dir().join(format!("tavlei-npz-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         let path = dir.join("out.npz");
         let mut rows = 0;
         let summary = export_npz(&samples, &v, &path, |k| rows += k).expect("exports");
@@ -405,7 +405,6 @@ mod tests {
         let h = parse_npy_header(&side).expect("npy");
         assert_eq!((h.descr.as_str(), h.shape.clone()), ("|u1", vec![300]));
         assert_eq!(&side[h.data_offset..h.data_offset + 4], [0, 1, 0, 1]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -413,8 +412,8 @@ mod tests {
         let v = Variant::load("brandubh").expect("preset");
         let mut s = start_sample(&v, 4, 2);
         s.policy.push((policy_size(7) as u32, 0.0));
-        let dir = std::env::temp_dir().join(format!("tavlei-npz-bad-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         let path = dir.join("bad.npz");
         let e = export_npz(&[s.clone()], &v, &path, |_| {}).expect_err("bad index");
         assert!(e.to_string().contains("policy index"), "{e}");
@@ -425,6 +424,5 @@ mod tests {
         let e = export_npz(&[s], &v, &path, |_| {}).expect_err("no king");
         assert!(e.to_string().contains("no king"), "{e}");
         assert!(!path.exists() && !dir.join("bad.npz.tmp").exists());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

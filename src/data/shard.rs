@@ -465,8 +465,8 @@ mod tests {
 
     #[test]
     fn write_is_atomic_and_reads_back() {
-        let dir = std::env::temp_dir().join(format!("tavlei-shard-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let tmp = tempfile::tempdir().expect("dir");
+        let dir = tmp.path();
         let path = dir.join("0001.shard");
         let s = samples(4);
         write_shard(&path, "brandubh", &s).expect("writes");
@@ -474,7 +474,6 @@ mod tests {
         assert_eq!(read_shard(&path).expect("reads").samples, s);
         let missing = read_shard(&dir.join("none.shard")).expect_err("missing");
         assert!(missing.to_string().contains("none.shard"), "{missing}");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     proptest! {

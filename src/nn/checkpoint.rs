@@ -318,7 +318,8 @@ mod tests {
 
     #[test]
     fn save_and_load_round_trip_and_refuse_mismatches() {
-        let dir = std::env::temp_dir().join(format!("tavlei-ckpt-{}", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         let path = dir.join("net.safetensors");
         let net = Network::new(
             "brandubh",
@@ -359,12 +360,12 @@ mod tests {
         assert!(err.to_string().contains("do not match"), "{err}");
         std::fs::write(sidecar_path(&path), "{ not json").expect("writes");
         assert!(Network::load(&path, None, Device::Cpu).is_err());
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn networks_of_the_older_encoding_load_and_read_their_own_planes() {
-        let dir = std::env::temp_dir().join(format!("tavlei-ckpt-v1-{}", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         let path = dir.join("old.safetensors");
         let arch = Architecture {
             blocks: 1,
@@ -399,7 +400,6 @@ mod tests {
                 .expect("refused");
             assert!(err.to_string().contains(expected), "{err}");
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
