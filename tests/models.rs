@@ -7,14 +7,18 @@ use tavlei::rules::{Position, Variant};
 
 #[test]
 fn shipped_networks_load_and_know_their_variant() {
-    for name in ["brandubh", "tavlei"] {
+    for (name, other) in [
+        ("brandubh", "copenhagen"),
+        ("tavlei", "copenhagen"),
+        ("copenhagen", "brandubh"),
+    ] {
         let path = std::path::PathBuf::from(format!("models/{name}.safetensors"));
         let net = Network::load(&path, Some(name), tch::Device::Cpu).expect("loads");
         assert!(
             net.meta.generation > 0 && net.meta.step > 0,
             "{name} is a trained network"
         );
-        assert!(Network::load(&path, Some("copenhagen"), tch::Device::Cpu).is_err());
+        assert!(Network::load(&path, Some(other), tch::Device::Cpu).is_err());
         assert!(
             std::path::Path::new(&format!("models/{name}.md")).exists(),
             "{name} has a card"
