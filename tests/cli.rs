@@ -54,14 +54,14 @@ fn rules_list_shows_every_preset() {
 
 #[test]
 fn rules_show_prints_board_and_parameters() {
-    let text = stdout(&tavlei(&["rules", "show", "brandubh"]));
+    let text = stdout(&tavlei(&["rules", "show", "--variant", "brandubh"]));
     assert!(text.contains(" 4 A A D K D A A"), "{text}");
     assert!(text.contains("capture = \"throne_sensitive\""), "{text}");
 }
 
 #[test]
 fn perft_counts_brandubh() {
-    let text = stdout(&tavlei(&["perft", "brandubh", "2"]));
+    let text = stdout(&tavlei(&["perft", "--variant", "brandubh", "2"]));
     assert!(
         text.contains("perft(1) = 40") && text.contains("perft(2) = 960"),
         "{text}"
@@ -72,7 +72,14 @@ fn perft_counts_brandubh() {
 fn random_json_is_complete_and_reproducible() {
     let run = || {
         json_lines(&stdout(&tavlei(&[
-            "random", "brandubh", "--games", "30", "--seed", "3", "--json",
+            "random",
+            "--variant",
+            "brandubh",
+            "--games",
+            "30",
+            "--seed",
+            "3",
+            "--json",
         ])))[0]
             .clone()
     };
@@ -112,14 +119,29 @@ fn recorded_random_games_replay_legally_with_the_same_outcomes() {
         let path = dir.join(format!("{variant}.txt"));
         let path_text = path.to_str().expect("utf-8 path");
         stdout(&tavlei(&[
-            "random", variant, "--games", "15", "--seed", "11", "--record", path_text, "--json",
+            "random",
+            "--variant",
+            variant,
+            "--games",
+            "15",
+            "--seed",
+            "11",
+            "--record",
+            path_text,
+            "--json",
         ]));
         let record = std::fs::read_to_string(&path).expect("records written");
         let results: Vec<&str> = record
             .lines()
             .filter_map(|l| l.strip_prefix("[result \""))
             .collect();
-        let reports = json_lines(&stdout(&tavlei(&["replay", variant, path_text, "--json"])));
+        let reports = json_lines(&stdout(&tavlei(&[
+            "replay",
+            "--variant",
+            variant,
+            path_text,
+            "--json",
+        ])));
         assert_eq!(reports.len(), 15, "{variant}");
         for (report, result) in reports.iter().zip(results) {
             assert_eq!(report["legal"], true, "{variant}: {report}");
@@ -143,7 +165,7 @@ fn replay_reports_the_first_illegal_move_and_capture_mismatches() {
     // brandubh, attackers first: d6-c6 and e4-e3 are legal; a4-a7 would stop on a corner
     let games = "# a comment line\nd6-c6 e4-e3 a4-a7\nd6-c6xc5\n";
     let reports = json_lines(&stdout(&tavlei_stdin(
-        &["replay", "brandubh", "-", "--json"],
+        &["replay", "--variant", "brandubh", "-", "--json"],
         games,
     )));
     assert_eq!(reports.len(), 2);
@@ -187,7 +209,7 @@ fn replay_goes_on_past_a_third_occurrence_and_ends_at_the_fourth() {
             games.clone()
         };
         let reports = json_lines(&stdout(&tavlei_stdin(
-            &["replay", variant, "-", "--json"],
+            &["replay", "--variant", variant, "-", "--json"],
             &games,
         )));
         assert_eq!(reports.len(), 2, "{variant}");
@@ -212,10 +234,11 @@ fn replay_from_a_position_checks_one_rule() {
     let from = "/11/3tT6/5t5/11/11/5K5/11/11/11/11/11/";
     let args = [
         "replay",
+        "--variant",
         "copenhagen",
         "-",
         "--json",
-        "--from",
+        "--position",
         from,
         "--to-move",
         "attackers",
@@ -257,9 +280,16 @@ fn errors_are_one_line_without_a_panic() {
     )
     .expect("write");
     for args in [
-        vec!["rules", "show", bad.to_str().expect("utf-8")],
-        vec!["rules", "show", "no_such_variant"],
-        vec!["perft", "brandubh", "2", "--position", "/3t3/3t3/"],
+        vec!["rules", "show", "--variant", bad.to_str().expect("utf-8")],
+        vec!["rules", "show", "--variant", "no_such_variant"],
+        vec![
+            "perft",
+            "--variant",
+            "brandubh",
+            "2",
+            "--position",
+            "/3t3/3t3/",
+        ],
     ] {
         let out = tavlei(&args);
         assert!(!out.status.success(), "{args:?} should fail");
@@ -298,7 +328,16 @@ fn bad_agents_sprt_settings_and_sides_are_refused_with_usage_help() {
             "'alpha:3' for '--agent",
         ),
         (
-            &["perft", "brandubh", "1", "--to-move", "sideways"],
+            &[
+                "perft",
+                "--variant",
+                "brandubh",
+                "1",
+                "--position",
+                "/7/7/7/3K3/7/7/7/",
+                "--to-move",
+                "sideways",
+            ],
             "not a side",
         ),
     ];

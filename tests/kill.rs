@@ -180,8 +180,8 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
     a.extend([path(&cfg), "--out".into(), path(&data)]);
     run_to_end(&a);
     let init = dir.join("init.safetensors");
-    let mut a = strings(&["init-model", "brandubh", "--blocks", "1", "--channels", "8"]);
-    a.extend(strings(&["--seed", "1", "--out"]));
+    let mut a = strings(&["init-model", "--variant", "brandubh", "--blocks", "1"]);
+    a.extend(strings(&["--channels", "8", "--seed", "1", "--out"]));
     a.push(path(&init));
     run_to_end(&a);
     let train_cfg = dir.join("train.toml");

@@ -6,6 +6,7 @@ use clap::Args;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
 
+use super::args::SeedArg;
 use super::random::{playouts, progress_bar};
 
 #[derive(Args)]
@@ -13,8 +14,8 @@ pub struct DemoArgs {
     /// Random games per variant.
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
 }
 
 pub fn run(args: DemoArgs) -> Result<()> {
@@ -22,14 +23,14 @@ pub fn run(args: DemoArgs) -> Result<()> {
         "tavlei demo: {} random games of each of the {} preset variants (seed {})\n",
         args.games,
         PRESET_NAMES.len(),
-        args.seed
+        args.seed.seed
     );
     let mut rows = Vec::new();
     for name in PRESET_NAMES {
         let v = Variant::load(name)?;
         let bar = progress_bar(args.games, false);
         bar.set_prefix(name.to_string());
-        let (stats, seconds) = playouts(&Position::start(&v), args.games, args.seed, &bar);
+        let (stats, seconds) = playouts(&Position::start(&v), args.games, args.seed.seed, &bar);
         bar.finish_and_clear();
         rows.push((v, stats, seconds));
     }

@@ -1,5 +1,6 @@
 //! Subcommands: thin adapters that parse arguments, call the library and print results.
 
+mod args;
 mod data;
 mod demo;
 mod eval;
@@ -13,12 +14,9 @@ mod selfplay;
 mod train;
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use tavlei::rules::notation::parse_otn;
-use tavlei::rules::{Position, Side, Variant};
 
 #[derive(Parser)]
 #[command(
@@ -113,14 +111,4 @@ fn init_logging(verbose: u8) {
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .init();
-}
-
-/// The position a command starts from: an OTN record with its side to move (default: the
-/// variant's first mover), or the variant's start.
-fn start_position(v: &Arc<Variant>, otn: Option<&str>, to_move: Option<Side>) -> Result<Position> {
-    let side = to_move.unwrap_or(v.rules.movement.first);
-    Ok(match otn {
-        Some(otn) => parse_otn(v, otn, side)?,
-        None => Position::start(v),
-    })
 }

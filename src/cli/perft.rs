@@ -1,29 +1,26 @@
-//! `tavlei perft VARIANT DEPTH [--position OTN] [--to-move SIDE]`.
+//! `tavlei perft --variant V DEPTH [--position OTN] [--to-move SIDE]`.
 
 use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
 use tavlei::rules::perft::perft;
-use tavlei::rules::Variant;
+
+use super::args::{StartArgs, VariantArg};
 
 #[derive(Args)]
 pub struct PerftArgs {
-    /// A preset name or a path to a variant file.
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Plies to count.
     depth: u32,
-    /// Start from this OTN position instead of the variant's start.
-    #[arg(long)]
-    position: Option<String>,
-    /// Side to move in `--position` (default: the variant's first mover).
-    #[arg(long)]
-    to_move: Option<tavlei::rules::Side>,
+    #[command(flatten)]
+    start: StartArgs,
 }
 
 pub fn run(args: PerftArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
-    let pos = super::start_position(&v, args.position.as_deref(), args.to_move)?;
+    let v = args.variant.load()?;
+    let pos = args.start.position(&v)?;
     for depth in 1..=args.depth {
         let t = Instant::now();
         let n = perft(&pos, depth);

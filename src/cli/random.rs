@@ -1,4 +1,4 @@
-//! `tavlei random VARIANT --games N --seed S [--json]`: random playouts on every worker thread.
+//! `tavlei random --variant V --games N --seed S [--json]`: random playouts on every worker thread.
 
 use std::time::Instant;
 
@@ -9,14 +9,16 @@ use tavlei::rules::notation::game_record;
 use tavlei::rules::playout::{game_rng, random_game_record, random_playouts, PlayoutStats};
 use tavlei::rules::{Position, Variant};
 
+use super::args::{SeedArg, VariantArg};
+
 #[derive(Args)]
 pub struct RandomArgs {
-    /// A preset name or a path to a variant file.
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
@@ -67,13 +69,13 @@ fn write_records(
 }
 
 pub fn run(args: RandomArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
+    let v = args.variant.load()?;
     let start = Position::start(&v);
     if let Some(path) = &args.record {
-        write_records(&v, &start, args.games, args.seed, path)?;
+        write_records(&v, &start, args.games, args.seed.seed, path)?;
     }
     let bar = progress_bar(args.games, args.json);
-    let (stats, seconds) = playouts(&start, args.games, args.seed, &bar);
+    let (stats, seconds) = playouts(&start, args.games, args.seed.seed, &bar);
     bar.finish_and_clear();
     let plies_per_s = stats.plies as f64 / seconds.max(1e-9);
     let moves_per_s = stats.legal_moves as f64 / seconds.max(1e-9);
@@ -85,7 +87,7 @@ pub fn run(args: RandomArgs) -> Result<()> {
             .collect();
         let out = serde_json::json!({
             "variant": v.name(),
-            "seed": args.seed,
+            "seed": args.seed.seed,
             "games": stats.games,
             "plies": stats.plies,
             "legal_moves": stats.legal_moves,
@@ -105,7 +107,7 @@ pub fn run(args: RandomArgs) -> Result<()> {
     let share = |n: u64| 100.0 * n as f64 / stats.games.max(1) as f64;
     println!(
         "{} random games of {} (seed {})",
-        stats.games, v.rules.title, args.seed
+        stats.games, v.rules.title, args.seed.seed
     );
     println!(
         "  attackers {:5.1} %   defenders {:5.1} %   draws {:5.1} %",

@@ -1,32 +1,30 @@
-//! `tavlei replay VARIANT [FILE|-] [--json]`: checks recorded games move by move.
+//! `tavlei replay --variant V [FILE|-] [--json]`: checks recorded games move by move.
 
 use std::io::Read;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use tavlei::rules::replay::{game_lines, replay_record, GameReport};
-use tavlei::rules::Variant;
+
+use super::args::{StartArgs, VariantArg};
 
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// A preset name or a path to a variant file.
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Games, one per line (moves separated by spaces); `-` or nothing reads standard input.
     file: Option<String>,
     /// One JSON object per game and line.
     #[arg(long)]
     json: bool,
-    /// Start every game from this OTN position.
-    #[arg(long)]
-    from: Option<String>,
-    /// Side to move in `--from` (default: the variant's first mover).
-    #[arg(long)]
-    to_move: Option<tavlei::rules::Side>,
+    /// Every game starts from `--position` when given.
+    #[command(flatten)]
+    start: StartArgs,
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
-    let start = super::start_position(&v, args.from.as_deref(), args.to_move)?;
+    let v = args.variant.load()?;
+    let start = args.start.position(&v)?;
     let text = match args.file.as_deref() {
         None | Some("-") => {
             let mut s = String::new();

@@ -1,4 +1,4 @@
-//! `tavlei rules list` and `tavlei rules show VARIANT`.
+//! `tavlei rules list` and `tavlei rules show --variant V`.
 
 use anyhow::Result;
 use clap::Subcommand;
@@ -6,14 +6,16 @@ use tavlei::rules::notation::{ascii_board, rules_string};
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
 
+use super::args::VariantArg;
+
 #[derive(Subcommand)]
 pub enum RulesCommand {
     /// One line per preset: name, size, escape, who moves first.
     List,
     /// The start board and every parameter of a preset or variant file.
     Show {
-        /// A preset name or a path to a variant file.
-        variant: String,
+        #[command(flatten)]
+        variant: VariantArg,
     },
 }
 
@@ -38,7 +40,7 @@ pub fn run(cmd: RulesCommand) -> Result<()> {
             }
         }
         RulesCommand::Show { variant } => {
-            let v = Variant::load(&variant)?;
+            let v = variant.load()?;
             println!(
                 "{} ({})\nsource: {}\n",
                 v.rules.title, v.rules.name, v.rules.source

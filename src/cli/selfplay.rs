@@ -2,19 +2,20 @@
 
 use std::path::PathBuf;
 
+use super::args::{SeedArg, VariantArg};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::nn::device::DeviceChoice;
 use tavlei::nn::{Architecture, Network};
-use tavlei::rules::{Position, Variant};
+use tavlei::rules::Position;
 use tavlei::search::{Evaluator, NetworkEvaluator, RolloutEvaluator};
 use tavlei::selfplay::{generate, GenerateSummary, Progress, SelfplayConfig};
 
 #[derive(Args)]
 pub struct InitModelArgs {
-    /// A preset name or a path to a variant file.
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     #[arg(long, default_value_t = Architecture::default().blocks)]
     blocks: usize,
     #[arg(long, default_value_t = Architecture::default().channels)]
@@ -22,12 +23,12 @@ pub struct InitModelArgs {
     /// Where to write the weights (`.safetensors`; the sidecar `.json` goes beside it).
     #[arg(long)]
     out: PathBuf,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
 }
 
 pub fn init_model(args: InitModelArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
+    let v = args.variant.load()?;
     if args.out.extension().and_then(|e| e.to_str()) != Some("safetensors") {
         bail!("--out {} must end in .safetensors", args.out.display());
     }
@@ -35,7 +36,7 @@ pub fn init_model(args: InitModelArgs) -> Result<()> {
         blocks: args.blocks,
         channels: args.channels,
     };
-    let net = Network::new(v.name(), arch, tch::Device::Cpu, args.seed);
+    let net = Network::new(v.name(), arch, tch::Device::Cpu, args.seed.seed);
     net.save(&args.out)?;
     println!(
         "wrote {} ({} blocks x {} channels, variant {})",
@@ -49,9 +50,8 @@ pub fn init_model(args: InitModelArgs) -> Result<()> {
 
 #[derive(Args)]
 pub struct SelfplayArgs {
-    /// A preset name or a path to a variant file.
-    #[arg(long)]
-    variant: String,
+    #[command(flatten)]
+    variant: VariantArg,
     /// Network checkpoint guiding the search.
     #[arg(long, conflicts_with = "rollouts")]
     model: Option<PathBuf>,
@@ -63,8 +63,8 @@ pub struct SelfplayArgs {
     /// Output directory (rerun with the same one to continue an interrupted run).
     #[arg(long)]
     out: PathBuf,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArg,
     /// Settings; the defaults are those of configs/selfplay.toml.
     #[arg(long)]
     config: Option<PathBuf>,
@@ -90,7 +90,7 @@ impl Progress for Bar {
 }
 
 pub fn selfplay(args: SelfplayArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
+    let v = args.variant.load()?;
     let cfg = match &args.config {
         Some(path) => SelfplayConfig::load(path)?,
         None => SelfplayConfig::default(),
@@ -102,7 +102,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
                 .with_context(|| format!("loading {}", path.display()))?;
             Box::new(NetworkEvaluator::new(net))
         }
-        (None, Some(n)) => Box::new(RolloutEvaluator::new(n, args.seed)),
+        (None, Some(n)) => Box::new(RolloutEvaluator::new(n, args.seed.seed)),
         (None, None) => bail!("give --model CKPT or --rollouts N"),
     };
     let bar = ProgressBar::new(args.games);
@@ -116,7 +116,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         evaluator.as_mut(),
         &cfg,
         args.games,
-        args.seed,
+        args.seed.seed,
         &args.out,
         &mut progress,
     )?;
