@@ -32,6 +32,8 @@ use crate::atomic::AtomicFile;
 pub const MAGIC: [u8; 8] = *b"TAVLSHRD";
 /// The format written; every format from 1 up to it is read.
 pub const FORMAT_VERSION: u32 = 3;
+// format 3 holds encoding-2 samples: a new encoding needs a new format (and the reader's map)
+const _: () = assert!(ENCODING_VERSION == 2);
 /// Longest variant name a shard stores, in bytes.
 pub const MAX_VARIANT_NAME: usize = 1024;
 /// The file extension of complete shards.
@@ -186,8 +188,9 @@ pub fn decode_shard(bytes: &[u8], path: &Path) -> Result<Shard, DataError> {
     let variant = std::str::from_utf8(name)
         .map_err(|_| corrupt("the variant name is not UTF-8".into()))?
         .to_string();
-    // each format's samples hold what one encoding needs: format 1 encoding 1, later ones 2
-    let expected = format.min(ENCODING_VERSION);
+    // each format's samples hold what one encoding needs: encoding 1 in format 1, encoding 2
+    // in formats 2 and 3 (format 3 changed only the checksum)
+    let expected = if format == 1 { 1 } else { 2 };
     if encoding != expected {
         return Err(DataError::EncodingVersion {
             path: path.to_path_buf(),
