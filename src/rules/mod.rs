@@ -2,10 +2,7 @@
 //! notation, symmetries, perft and random playouts. It knows nothing of search or networks.
 
 pub mod bitboard;
-mod capture;
-mod end_conditions;
 pub mod error;
-pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;

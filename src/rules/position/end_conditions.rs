@@ -1,9 +1,9 @@
 //! The positional end conditions: encirclement and the edge fort.
 
-use super::bitboard::Bitboard;
-use super::piece::Side;
-use super::position::Position;
-use super::rules::{Hostility, ThronePass};
+use crate::rules::bitboard::Bitboard;
+use crate::rules::piece::Side;
+use crate::rules::position::Position;
+use crate::rules::rules::{Hostility, ThronePass};
 
 impl Position {
     /// Attackers' win: no defender (king included) can reach the edge through squares free of

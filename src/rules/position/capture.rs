@@ -1,12 +1,12 @@
 //! Captures made by a move: custodial captures of taflmen, the king's capture in all its modes,
 //! and shieldwalls. Only the moved piece is a hammer, so a piece moving between two enemies is safe.
 
-use super::outcome::{Outcome, Reason};
-use super::piece::{side_of, Piece, PieceKind, Side, EMPTY};
-use super::position::{CaptureSink, Position};
-use super::rules::{Hostility, KingCapture};
-use super::square::Square;
-use super::variant::{CAMP, CORNER, THRONE};
+use crate::rules::outcome::{Outcome, Reason};
+use crate::rules::piece::{side_of, Piece, PieceKind, Side, EMPTY};
+use crate::rules::position::{CaptureSink, Position};
+use crate::rules::rules::{Hostility, KingCapture};
+use crate::rules::square::Square;
+use crate::rules::variant::{CAMP, CORNER, THRONE};
 
 impl Position {
     /// Removes every piece the piece now on `to` captures; returns how many.
@@ -250,14 +250,14 @@ impl Position {
     }
 
     /// Whether `mv` would capture anything, the king included (played on a copy).
-    pub(super) fn captures_with(&self, mv: super::moves::Move) -> bool {
+    pub(super) fn captures_with(&self, mv: crate::rules::moves::Move) -> bool {
         let mut copy = self.clone();
         copy.berserk = None;
         let code = copy.remove(mv.from());
         copy.put(mv.to(), code);
         let piece = Piece::from_code(code).expect("moves start on a piece");
         let mut n = copy.capture_from(mv.to(), piece, &mut ());
-        if mv.kind() == super::moves::MoveKind::Jump && piece.kind == PieceKind::Knight {
+        if mv.kind() == crate::rules::moves::MoveKind::Jump && piece.kind == PieceKind::Knight {
             n += 1;
         }
         // `capture_from` counts taflmen only; taking the king ends the game and is a capture too

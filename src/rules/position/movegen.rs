@@ -1,12 +1,12 @@
 //! Legal move generation. Pieces slide like rooks; the special squares (throne, corners, camps),
 //! move-length limits, dice, jumps, berserk chains and the repetition ban shape the list.
 
-use super::moves::Move;
-use super::piece::{side_of, Piece, PieceKind, EMPTY};
-use super::position::Position;
-use super::rules::{Dice, Repetition, ThronePass};
-use super::square::Square;
-use super::variant::{CAMP, CORNER, THRONE};
+use crate::rules::moves::Move;
+use crate::rules::piece::{side_of, Piece, PieceKind, EMPTY};
+use crate::rules::position::Position;
+use crate::rules::rules::{Dice, Repetition, ThronePass};
+use crate::rules::square::Square;
+use crate::rules::variant::{CAMP, CORNER, THRONE};
 
 /// What a moving piece may do on a square that is empty.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

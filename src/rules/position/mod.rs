@@ -1,15 +1,20 @@
 //! A game state: the board, the side to move, and the history the end conditions need.
 
+mod capture;
+mod end_conditions;
+mod legality;
+mod movegen;
+
 use std::sync::Arc;
 
-use super::bitboard::Bitboard;
-use super::moves::{Move, MoveKind};
-use super::outcome::{Outcome, Reason};
-use super::piece::{side_of, Piece, PieceKind, Side, EMPTY};
-use super::rules::{Dice, Repetition};
-use super::square::{Square, MAX_SQUARES};
-use super::symmetry::Symmetry;
-use super::variant::Variant;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::moves::{Move, MoveKind};
+use crate::rules::outcome::{Outcome, Reason};
+use crate::rules::piece::{side_of, Piece, PieceKind, Side, EMPTY};
+use crate::rules::rules::{Dice, Repetition};
+use crate::rules::square::{Square, MAX_SQUARES};
+use crate::rules::symmetry::Symmetry;
+use crate::rules::variant::Variant;
 
 /// Receives the squares of captured pieces; `()` ignores them at no cost.
 pub trait CaptureSink {
@@ -29,27 +34,27 @@ impl CaptureSink for Vec<Square> {
 
 #[derive(Clone)]
 pub struct Position {
-    pub(super) variant: Arc<Variant>,
-    pub(super) cells: [u8; MAX_SQUARES],
+    variant: Arc<Variant>,
+    cells: [u8; MAX_SQUARES],
     /// Occupancy of each side (the king counts among the defenders).
-    pub(super) occupied: [Bitboard; 2],
-    pub(super) king: Option<Square>,
-    pub(super) side: Side,
-    pub(super) ply: u32,
+    occupied: [Bitboard; 2],
+    king: Option<Square>,
+    side: Side,
+    ply: u32,
     /// Forced passes among those plies (parity die): they count toward no cap.
-    pub(super) passes: u32,
-    pub(super) plies_since_capture: u32,
+    passes: u32,
+    plies_since_capture: u32,
     /// Hash of the board, side to move and pending berserk piece (not the die roll).
-    pub(super) hash: u64,
+    hash: u64,
     /// Hashes since the last capture, the current one included: positions before a capture
     /// can never recur, so repetition looks no further back.
-    pub(super) history: Vec<u64>,
+    history: Vec<u64>,
     /// The piece that captured and may go on capturing (Berserk chains).
-    pub(super) berserk: Option<Square>,
+    berserk: Option<Square>,
     /// The die roll for the coming move (0 = not rolled).
-    pub(super) roll: u8,
+    roll: u8,
     /// Set once a move has ended the game (everything but "no legal moves", found on demand).
-    pub(super) status: Option<Outcome>,
+    status: Option<Outcome>,
 }
 
 /// Why a board cannot be a position.
@@ -68,7 +73,7 @@ pub enum BoardError {
 }
 
 #[inline]
-pub(super) fn side_index(side: Side) -> usize {
+fn side_index(side: Side) -> usize {
     match side {
         Side::Attackers => 0,
         Side::Defenders => 1,
@@ -261,7 +266,7 @@ impl Position {
     }
 
     #[inline]
-    pub(super) fn put(&mut self, sq: Square, code: u8) {
+    fn put(&mut self, sq: Square, code: u8) {
         self.cells[sq as usize] = code;
         if let Some(side) = side_of(code) {
             self.occupied[side_index(side)].set(sq);
@@ -270,7 +275,7 @@ impl Position {
     }
 
     #[inline]
-    pub(super) fn remove(&mut self, sq: Square) -> u8 {
+    fn remove(&mut self, sq: Square) -> u8 {
         let code = self.cells[sq as usize];
         self.cells[sq as usize] = EMPTY;
         if let Some(side) = side_of(code) {
