@@ -109,10 +109,7 @@ pub struct MatchArgs {
 
 fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
     let device = play.device.resolve()?;
-    specs
-        .iter()
-        .map(|spec| Ok(Agent::load(spec, variant.name(), device, play.seed)?))
-        .collect()
+    Ok(Agent::load_all(specs, variant.name(), device, play.seed)?)
 }
 
 fn records(

@@ -241,6 +241,19 @@ impl Agent {
         })
     }
 
+    /// The agents of a match or ladder, each loaded for `variant` with the same seed.
+    pub fn load_all(
+        specs: &[AgentSpec],
+        variant: &str,
+        device: tch::Device,
+        seed: u64,
+    ) -> Result<Vec<Agent>, EvalError> {
+        specs
+            .iter()
+            .map(|spec| Agent::load(spec, variant, device, seed))
+            .collect()
+    }
+
     /// Whether it plays without a network (random, pure MCTS, alpha-beta): such an agent's moves
     /// depend only on the position, its seed and the game's own random numbers, so its games can
     /// be played apart from each other.

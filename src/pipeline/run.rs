@@ -196,10 +196,11 @@ pub(crate) fn load_agents(
     device: tch::Device,
     seed: u64,
 ) -> Result<Vec<Agent>, PipelineError> {
-    specs
+    let specs = specs
         .iter()
-        .map(|s| Ok(Agent::load(&AgentSpec::parse(s)?, variant, device, seed)?))
-        .collect()
+        .map(|s| AgentSpec::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Agent::load_all(&specs, variant, device, seed)?)
 }
 
 /// A paired match of two agents, with progress.
