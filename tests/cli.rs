@@ -349,3 +349,26 @@ fn bad_agents_sprt_settings_and_sides_are_refused_with_usage_help() {
         assert!(stderr.contains("--help"), "{args:?}: {stderr}");
     }
 }
+
+/// Charts need a font for their text; without one the command says which files it tried and
+/// how to fix it, and the tables it wrote before the charts stay.
+#[test]
+fn a_missing_font_is_named_and_the_tables_stay() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("study");
+    let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args(["balance", "--variant", "brandubh", "--agent", "mcts:2"])
+        .args(["--levels", "2,4", "--games", "2", "--out"])
+        .arg(&out)
+        .env("TAVLEI_FONT", dir.path().join("no-such-font.ttf"))
+        .output()
+        .expect("runs tavlei");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no font") && stderr.contains("no-such-font.ttf"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("TAVLEI_FONT"), "{stderr}");
+    assert!(out.join("balance.csv").exists() && out.join("balance.json").exists());
+}

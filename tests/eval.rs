@@ -385,6 +385,10 @@ fn balance_study_writes_its_tables_and_plots() {
         let text = std::fs::read_to_string(dir.join(file)).expect(file);
         assert!(!text.is_empty(), "{file}");
     }
+    for file in ["levels-brandubh.png", "variants-mcts_4.png"] {
+        let bytes = std::fs::read(dir.join(file)).expect(file);
+        assert!(bytes.starts_with(b"\x89PNG"), "{file} is a PNG image");
+    }
     let table = balance_table(&reports);
     assert_eq!(table.lines().count(), 2 + 4, "{table}");
 }

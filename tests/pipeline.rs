@@ -127,7 +127,15 @@ fn generations_run_report_and_resume() {
         "{text}"
     );
     assert!(text.contains("It is not a direct measurement"), "{text}");
-    for plot in ["elo.svg", "attacker_rate.svg", "losses.svg", "summary.md"] {
+    for plot in [
+        "elo.svg",
+        "elo.png",
+        "attacker_rate.svg",
+        "attacker_rate.png",
+        "losses.svg",
+        "losses.png",
+        "summary.md",
+    ] {
         assert!(run.join(plot).exists(), "{plot} missing");
     }
     // another network size in the same directory is refused

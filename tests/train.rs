@@ -138,6 +138,8 @@ fn loss_falls_and_the_network_fits_a_small_dataset() {
     let summary =
         train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
     assert!(summary.finished && out.exists() && run.join("loss.svg").exists());
+    let png = std::fs::read(run.join("loss.png")).expect("the loss plot as PNG");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG image");
     let rows: Vec<_> = read_rows(&run.join("metrics.csv"))
         .expect("metrics")
         .into_iter()

@@ -275,20 +275,19 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
                 let r = &report.ratings[i];
                 Series {
                     name: report.agents[i].clone(),
-                    points: vec![(rank as f64, r.elo, Some((r.high - r.low) / 2.0))],
+                    points: vec![(rank as f64, r.elo, Some((r.low, r.high)))],
                 }
             })
             .collect();
-        write_out(
-            dir,
-            "ladder.svg",
-            &line_chart(
-                &format!("ratings on {}", v.name()),
-                "rank",
-                "Elo (Bradley-Terry)",
-                &series,
-            ),
-        )?;
+        let plot = dir.join("ladder.svg");
+        line_chart(
+            &format!("ratings on {}", v.name()),
+            "rank",
+            "Elo (Bradley-Terry)",
+            &series,
+        )
+        .save(&plot)
+        .with_context(|| format!("writing {}", plot.display()))?;
     }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);

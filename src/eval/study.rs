@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::balance::{BalanceReport, Share};
 use super::stats::Ratio;
 use crate::atomic::{self, WriteError};
-use crate::report::plot::{bar_chart, line_chart, BarGroup, Series};
+use crate::report::plot::{bar_chart, line_chart, BarGroup, Chart, PlotError, Series};
 use crate::report::table::render;
 
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +20,8 @@ pub enum StudyError {
     Csv(#[from] csv::Error),
     #[error("balance table: {0}")]
     Json(#[from] serde_json::Error),
+    #[error(transparent)]
+    Plot(#[from] PlotError),
 }
 
 /// One row of `balance.csv`: a variant at one strength level.
@@ -172,24 +174,24 @@ fn strength(r: &BalanceReport) -> f64 {
 }
 
 /// Shares by strength for one variant's levels (in the order studied).
-pub fn levels_chart(variant: &str, agent: &str, levels: &[&BalanceReport]) -> String {
+pub fn levels_chart(variant: &str, levels: &[&BalanceReport]) -> Chart {
     let series = |label: &str, f: fn(&BalanceReport) -> &Share| Series {
         name: label.into(),
         points: levels
             .iter()
             .map(|r| {
                 let s = f(r);
-                (strength(r), s.value, Some((s.high - s.low) / 2.0))
+                (strength(r), s.value, Some((s.low, s.high)))
             })
             .collect(),
     };
     let timed = levels.iter().any(|r| r.time_ms > 0.0);
     line_chart(
-        &format!("balance of {variant} by strength ({agent})"),
+        &format!("balance of {variant} by strength (95% intervals)"),
         if timed {
-            "log2(ms per move)"
+            "time per move (log scale)"
         } else {
-            "log2(simulations)"
+            "simulations per move (log scale)"
         },
         "share of games",
         &[
@@ -198,10 +200,17 @@ pub fn levels_chart(variant: &str, agent: &str, levels: &[&BalanceReport]) -> St
             series("draws", |r| &r.draw),
         ],
     )
+    .y_range(0.0, 1.0)
+    .x_marks(
+        levels
+            .iter()
+            .map(|r| (strength(r), r.agent.clone()))
+            .collect(),
+    )
 }
 
 /// Shares by variant at one level.
-pub fn variants_chart(level: &str, reports: &[&BalanceReport]) -> String {
+pub fn variants_chart(level: &str, reports: &[&BalanceReport]) -> Chart {
     let groups: Vec<BarGroup> = reports
         .iter()
         .map(|r| BarGroup {
@@ -213,11 +222,12 @@ pub fn variants_chart(level: &str, reports: &[&BalanceReport]) -> String {
         })
         .collect();
     bar_chart(
-        &format!("balance by variant ({level})"),
+        &format!("balance by variant at {level} (95% intervals)"),
         "share of games",
         &["attackers", "defenders", "draws"],
         &groups,
     )
+    .y_range(0.0, 1.0)
 }
 
 /// A level's name as a file name part: `ab:t=10ms` → `ab_t_10ms`.
@@ -228,8 +238,8 @@ pub fn file_part(text: &str) -> String {
 }
 
 /// Writes `balance.csv`, `balance.json`, `levels-VARIANT.svg` for each variant studied at two or
-/// more levels and `variants-LEVEL.svg` for each level of a study of two or more variants, each
-/// atomically. `reports` holds every variant's levels together, weakest first.
+/// more levels and `variants-LEVEL.svg` for each level of a study of two or more variants (each
+/// plot also as PNG), each atomically. `reports` holds every variant's levels together, weakest first.
 pub fn write_study(out: &Path, reports: &[BalanceReport]) -> Result<(), StudyError> {
     atomic::write(&out.join("balance.csv"), &balance_csv(reports)?)?;
     atomic::write(
@@ -247,18 +257,14 @@ pub fn write_study(out: &Path, reports: &[BalanceReport]) -> Result<(), StudyErr
     for variant in &variants {
         let mine: Vec<&BalanceReport> = reports.iter().filter(|r| r.variant == *variant).collect();
         if mine.len() > 1 {
-            let chart = levels_chart(variant, &mine[0].agent, &mine);
-            atomic::write(&out.join(format!("levels-{variant}.svg")), &chart)?;
+            levels_chart(variant, &mine).save(&out.join(format!("levels-{variant}.svg")))?;
         }
     }
     if variants.len() > 1 {
         for level in &levels {
             let at: Vec<&BalanceReport> = reports.iter().filter(|r| r.agent == *level).collect();
-            let chart = variants_chart(level, &at);
-            atomic::write(
-                &out.join(format!("variants-{}.svg", file_part(level))),
-                &chart,
-            )?;
+            variants_chart(level, &at)
+                .save(&out.join(format!("variants-{}.svg", file_part(level))))?;
         }
     }
     Ok(())

@@ -10,7 +10,7 @@ use super::run::{generation_dir, GenerationRecord};
 use crate::atomic;
 use crate::eval::matches::{MatchReport, Wdl};
 use crate::eval::stats::EloEstimate;
-use crate::report::plot::{line_chart, Series};
+use crate::report::plot::{line_chart, Point, Series};
 use crate::train::metrics::read_rows;
 
 fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {
@@ -32,11 +32,11 @@ fn wdl(w: &Wdl) -> String {
 
 /// A point of a direct-Elo series: finite centre, half the interval as the error bar (an
 /// infinite bound draws no bar).
-fn elo_point(x: f64, e: &EloEstimate) -> Option<(f64, f64, Option<f64>)> {
-    let half = (e.high - e.low) / 2.0;
+fn elo_point(x: f64, e: &EloEstimate) -> Option<Point> {
+    // an infinite bound (a clean sweep) is drawn to the edge of the plot
     e.elo
         .is_finite()
-        .then_some((x, e.elo, half.is_finite().then_some(half)))
+        .then_some((x, e.elo, Some((e.low, e.high))))
 }
 
 /// Writes summary.md and the plots; returns the summary text. `gating` says how candidates were
@@ -81,7 +81,7 @@ pub fn write_report(
                 .generations
                 .iter()
                 .zip(&l.ratings)
-                .map(|(&g, r)| (g as f64, r.elo, Some((r.high - r.low) / 2.0)))
+                .map(|(&g, r)| (g as f64, r.elo, Some((r.low, r.high))))
                 .collect(),
         });
     }
@@ -91,7 +91,7 @@ pub fn write_report(
         "Elo",
         &series,
     );
-    atomic::write(&run.join("elo.svg"), &chart)?;
+    chart.save(&run.join("elo.svg"))?;
     let rate = |f: fn(&GenerationRecord) -> u64| Series {
         name: String::new(),
         points: records
@@ -123,8 +123,9 @@ pub fn write_report(
                 ..rate(|r| r.selfplay.draws)
             },
         ],
-    );
-    atomic::write(&run.join("attacker_rate.svg"), &chart)?;
+    )
+    .y_range(0.0, 1.0);
+    chart.save(&run.join("attacker_rate.svg"))?;
     let mut policy = Vec::new();
     let mut value = Vec::new();
     let mut offset = 0.0;
@@ -157,7 +158,7 @@ pub fn write_report(
             },
         ],
     );
-    atomic::write(&run.join("losses.svg"), &chart)?;
+    chart.save(&run.join("losses.svg"))?;
 
     let mut md = format!(
         "# Self-play run on `{variant}`\n\n{} generations; this invocation took {:.1} minutes (a resumed run counts only its own time).\n\n",

@@ -1,4 +1,4 @@
-//! Results people can read: terminal tables and SVG plots (written by hand, no plotting crate).
+//! Results people can read: terminal tables and charts (SVG and PNG).
 
 pub mod plot;
 pub mod table;

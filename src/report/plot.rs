@@ -1,261 +1,577 @@
-//! Minimal SVG charts: lines (a series per curve, with optional error bars) and grouped bars
-//! with intervals. Enough for loss curves, Elo by generation and balance comparisons.
+//! Charts as SVG and PNG through `plotters`: lines (a series per curve, with optional error bars)
+//! and grouped bars with intervals. Enough for loss curves, Elo by generation and balance
+//! comparisons. Tick labels are round numbers printed with the decimals their spacing needs, every
+//! mark stays inside its axes, and the legend sits in its own strip sized for its longest name.
 
-use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-const W: f64 = 720.0;
-const H: f64 = 420.0;
-const LEFT: f64 = 70.0;
-const RIGHT: f64 = 160.0;
-const TOP: f64 = 40.0;
-const BOTTOM: f64 = 90.0;
-const COLOURS: [&str; 6] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::atomic;
+
+const WIDTH: u32 = 800;
+const HEIGHT: u32 = 460;
+const FONT: &str = "sans-serif";
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(0x1f, 0x77, 0xb4),
+    RGBColor(0xd6, 0x27, 0x28),
+    RGBColor(0x2c, 0xa0, 0x2c),
+    RGBColor(0xff, 0x7f, 0x0e),
+    RGBColor(0x94, 0x67, 0xbd),
+    RGBColor(0x8c, 0x56, 0x4b),
+];
+/// Longest legend entry, in characters; longer names keep their end (a checkpoint's file name).
+const LEGEND_CHARS: usize = 40;
+/// An estimate of a character's width at the chart's text size, for sizing the legend strip.
+const CHAR_PX: u32 = 7;
+
+/// Where the text of the charts comes from: a TrueType font on this machine, found once.
+const FONT_FILES: [&str; 6] = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
 ];
 
-/// A named series of (x, y, optional ± error) points.
+/// Why a chart could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error(
+        "no font for the charts' text: tried {} (install fonts-dejavu-core, or set TAVLEI_FONT to a .ttf file)",
+        tried.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    NoFont { tried: Vec<PathBuf> },
+    #[error("font {}: {reason}", path.display())]
+    BadFont { path: PathBuf, reason: String },
+    #[error("drawing the chart \"{title}\": {reason}")]
+    Draw { title: String, reason: String },
+    #[error(transparent)]
+    Write(#[from] atomic::WriteError),
+}
+
+impl From<PlotError> for std::io::Error {
+    fn from(e: PlotError) -> std::io::Error {
+        match e {
+            PlotError::Write(w) => w.into(),
+            other => std::io::Error::other(other.to_string()),
+        }
+    }
+}
+
+/// A point of a line: x, y and an optional (low, high) interval around y.
+pub type Point = (f64, f64, Option<(f64, f64)>);
+
+/// A named series of points.
+#[derive(Clone, Debug)]
 pub struct Series {
     pub name: String,
-    pub points: Vec<(f64, f64, Option<f64>)>,
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-fn range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in values.filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
-        return (0.0, 1.0);
-    }
-    if (hi - lo).abs() < 1e-12 {
-        return (lo - 0.5, hi + 0.5);
-    }
-    let pad = (hi - lo) * 0.05;
-    (lo - pad, hi + pad)
-}
-
-fn frame(
-    svg: &mut String,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    x: (f64, f64),
-    y: (f64, f64),
-) {
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="white"/>"#
-    );
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
-        (LEFT + W - RIGHT) / 2.0,
-        escape(title)
-    );
-    let (x0, y0, x1, y1) = (LEFT, H - BOTTOM, W - RIGHT, TOP);
-    let _ = write!(
-        svg,
-        r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}" stroke="black"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="black"/>"#
-    );
-    for i in 0..=4 {
-        let f = i as f64 / 4.0;
-        let (xv, yv) = (x.0 + f * (x.1 - x.0), y.0 + f * (y.1 - y.0));
-        let (px, py) = (x0 + f * (x1 - x0), y0 - f * (y0 - y1));
-        let _ = write!(
-            svg,
-            r#"<text x="{px}" y="{}" text-anchor="middle">{}</text>"#,
-            y0 + 18.0,
-            tick(xv)
-        );
-        let _ = write!(
-            svg,
-            r##"<text x="{}" y="{}" text-anchor="end">{}</text><line x1="{x0}" y1="{py}" x2="{x1}" y2="{py}" stroke="#ddd"/>"##,
-            x0 - 6.0,
-            py + 4.0,
-            tick(yv)
-        );
-    }
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
-        (x0 + x1) / 2.0,
-        H - 15.0,
-        escape(x_label)
-    );
-    let _ = write!(
-        svg,
-        r#"<text x="18" y="{}" text-anchor="middle" transform="rotate(-90 18 {})">{}</text>"#,
-        (y0 + y1) / 2.0,
-        (y0 + y1) / 2.0,
-        escape(y_label)
-    );
-}
-
-/// The `i`-th entry of the legend at the right: a swatch in the series' colour and its name.
-fn legend_entry(svg: &mut String, i: usize, name: &str) {
-    let colour = COLOURS[i % COLOURS.len()];
-    let y = TOP + 20.0 * i as f64;
-    let _ = write!(
-        svg,
-        r#"<rect x="{}" y="{y}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}">{}</text>"#,
-        W - RIGHT + 12.0,
-        W - RIGHT + 30.0,
-        y + 10.0,
-        escape(name)
-    );
-}
-
-fn tick(v: f64) -> String {
-    if v.abs() >= 100.0 || v == v.round() {
-        format!("{v:.0}")
-    } else if v.abs() >= 1.0 {
-        format!("{v:.1}")
-    } else {
-        format!("{v:.3}")
-    }
-}
-
-/// A line chart as SVG text.
-pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
-    let x = range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
-    let y = range(series.iter().flat_map(|s| {
-        s.points
-            .iter()
-            .flat_map(|p| [p.1 - p.2.unwrap_or(0.0), p.1 + p.2.unwrap_or(0.0)])
-    }));
-    let mut svg = String::new();
-    frame(&mut svg, title, x_label, y_label, x, y);
-    let px = |v: f64| LEFT + (v - x.0) / (x.1 - x.0) * (W - RIGHT - LEFT);
-    let py = |v: f64| H - BOTTOM - (v - y.0) / (y.1 - y.0) * (H - BOTTOM - TOP);
-    for (i, s) in series.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let path: Vec<String> = s
-            .points
-            .iter()
-            .map(|p| format!("{:.1},{:.1}", px(p.0), py(p.1)))
-            .collect();
-        let _ = write!(
-            svg,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
-            path.join(" ")
-        );
-        for p in &s.points {
-            if let Some(e) = p.2 {
-                let _ = write!(
-                    svg,
-                    r#"<line x1="{0:.1}" y1="{1:.1}" x2="{0:.1}" y2="{2:.1}" stroke="{colour}"/>"#,
-                    px(p.0),
-                    py(p.1 - e),
-                    py(p.1 + e)
-                );
-            }
-            if s.points.len() <= 40 {
-                let _ = write!(
-                    svg,
-                    r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"/>"#,
-                    px(p.0),
-                    py(p.1)
-                );
-            }
-        }
-        legend_entry(&mut svg, i, &s.name);
-    }
-    svg += "</svg>\n";
-    svg
+    pub points: Vec<Point>,
 }
 
 /// One group of bars (e.g. a variant) with a value and a (low, high) interval per category.
+#[derive(Clone, Debug)]
 pub struct BarGroup {
     pub label: String,
     pub bars: Vec<(f64, f64, f64)>,
 }
 
-/// A grouped bar chart as SVG text; `categories` name the bars of each group.
-pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarGroup]) -> String {
-    let y = (
-        0.0,
-        groups
-            .iter()
-            .flat_map(|g| g.bars.iter().map(|b| b.2.max(b.0)))
-            .fold(0.0f64, f64::max)
-            .max(1e-9)
-            * 1.05,
-    );
-    let mut svg = String::new();
-    frame(&mut svg, title, "", y_label, (0.0, 1.0), y);
-    let plot_w = W - RIGHT - LEFT;
-    let group_w = plot_w / groups.len().max(1) as f64;
-    let bar_w = group_w * 0.8 / categories.len().max(1) as f64;
-    let py = |v: f64| H - BOTTOM - (v - y.0) / (y.1 - y.0) * (H - BOTTOM - TOP);
-    // hide the numeric x ticks of the frame under the group labels
-    let _ = write!(
-        svg,
-        r#"<rect x="{}" y="{}" width="{}" height="22" fill="white"/>"#,
-        LEFT - 30.0,
-        H - BOTTOM + 2.0,
-        plot_w + 60.0
-    );
-    for (gi, g) in groups.iter().enumerate() {
-        let gx = LEFT + gi as f64 * group_w + group_w * 0.1;
-        for (bi, &(v, lo, hi)) in g.bars.iter().enumerate() {
-            let colour = COLOURS[bi % COLOURS.len()];
-            let x = gx + bi as f64 * bar_w;
-            let _ = write!(
-                svg,
-                r#"<rect x="{x:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{colour}"/>"#,
-                py(v),
-                bar_w * 0.9,
-                (py(0.0) - py(v)).max(0.0)
-            );
-            let cx = x + bar_w * 0.45;
-            let _ = write!(
-                svg,
-                r#"<line x1="{cx:.1}" y1="{:.1}" x2="{cx:.1}" y2="{:.1}" stroke="black"/>"#,
-                py(lo),
-                py(hi)
-            );
+#[derive(Clone, Debug)]
+enum Body {
+    Lines(Vec<Series>),
+    Bars {
+        categories: Vec<String>,
+        groups: Vec<BarGroup>,
+    },
+}
+
+/// A chart, drawn to SVG or PNG on demand.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    title: String,
+    x_label: String,
+    y_label: String,
+    y_range: Option<(f64, f64)>,
+    x_marks: Option<Vec<(f64, String)>>,
+    body: Body,
+}
+
+/// A line chart; series without points are left out.
+pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> Chart {
+    Chart {
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        y_range: None,
+        x_marks: None,
+        body: Body::Lines(
+            series
+                .iter()
+                .filter(|s| !s.points.is_empty())
+                .cloned()
+                .collect(),
+        ),
+    }
+}
+
+/// A grouped bar chart; `categories` name the bars of each group. The y axis starts at 0.
+pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarGroup]) -> Chart {
+    Chart {
+        title: title.into(),
+        x_label: String::new(),
+        y_label: y_label.into(),
+        y_range: None,
+        x_marks: None,
+        body: Body::Bars {
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            groups: groups.to_vec(),
+        },
+    }
+}
+
+impl Chart {
+    /// Fixes the y axis (shares go from 0 to 1) instead of fitting it to the data; points outside
+    /// still widen it, so nothing is drawn beyond the axes.
+    pub fn y_range(mut self, low: f64, high: f64) -> Chart {
+        self.y_range = Some((low, high));
+        self
+    }
+
+    /// Named marks on the x axis (e.g. strength levels) instead of round numbers.
+    pub fn x_marks(mut self, marks: Vec<(f64, String)>) -> Chart {
+        self.x_marks = Some(marks);
+        self
+    }
+
+    /// The chart as SVG text.
+    pub fn svg(&self) -> Result<String, PlotError> {
+        load_font()?;
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&root).map_err(|e| self.failed(e))?;
+            root.present().map_err(|e| self.failed(e))?;
         }
-        let label_x = gx + group_w * 0.4;
-        let _ = write!(
-            svg,
-            r#"<text x="{label_x:.1}" y="{}" text-anchor="end" transform="rotate(-35 {label_x:.1} {})">{}</text>"#,
-            H - BOTTOM + 14.0,
-            H - BOTTOM + 14.0,
-            escape(&g.label)
+        Ok(text)
+    }
+
+    /// The chart as a PNG image.
+    pub fn png(&self) -> Result<Vec<u8>, PlotError> {
+        load_font()?;
+        let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&root).map_err(|e| self.failed(e))?;
+            root.present().map_err(|e| self.failed(e))?;
+        }
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, WIDTH, HEIGHT);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder
+            .write_header()
+            .and_then(|mut w| w.write_image_data(&pixels))
+            .map_err(|e| self.failed(e))?;
+        Ok(bytes)
+    }
+
+    /// Writes the chart to `path` (`NAME.svg`) and beside it as `NAME.png`, each atomically.
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        let (svg, png) = (self.svg()?, self.png()?);
+        atomic::write(&path.with_extension("svg"), svg)?;
+        atomic::write(&path.with_extension("png"), png)?;
+        Ok(())
+    }
+
+    fn failed(&self, reason: impl std::fmt::Display) -> PlotError {
+        PlotError::Draw {
+            title: self.title.clone(),
+            reason: reason.to_string(),
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        match &self.body {
+            Body::Lines(series) => series.iter().map(|s| s.name.clone()).collect(),
+            Body::Bars { categories, .. } => categories.clone(),
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let canvas = root;
+        let root = root
+            .titled(&self.title, (FONT, 17))
+            .map_err(|e| e.to_string())?;
+        let names: Vec<String> = self.names().iter().map(|n| shorten(n)).collect();
+        let legend_px = names
+            .iter()
+            .map(|n| n.chars().count() as u32 * CHAR_PX + 40)
+            .max()
+            .unwrap_or(0);
+        let (plot, legend) = root.split_horizontally(WIDTH - legend_px);
+        match &self.body {
+            Body::Lines(series) => self.draw_lines(&plot, series),
+            Body::Bars { groups, .. } => self.draw_bars(canvas, &plot, groups),
+        }?;
+        for (i, name) in names.iter().enumerate() {
+            let y = 30 + 22 * i as i32;
+            let colour = COLOURS[i % COLOURS.len()];
+            legend
+                .draw(&Rectangle::new([(8, y), (20, y + 12)], colour.filled()))
+                .and_then(|_| {
+                    legend.draw(&Text::new(
+                        name.clone(),
+                        (28, y + 6),
+                        TextStyle::from((FONT, 13)).pos(Pos::new(HPos::Left, VPos::Center)),
+                    ))
+                })
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    fn draw_lines<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        series: &[Series],
+    ) -> Result<(), String> {
+        let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+        let marked = self.x_marks.iter().flatten().map(|m| m.0);
+        let x_span = span(xs.chain(marked), None);
+        let x = match &self.x_marks {
+            Some(marks) => {
+                // named marks are wide: keep the outer ones off the edges
+                let pad = (x_span.1 - x_span.0) * 0.1;
+                Axis::marked((x_span.0 - pad, x_span.1 + pad), marks.clone())
+            }
+            None => Axis::round(x_span),
+        };
+        let y = Axis::round(span(
+            series.iter().flat_map(|s| {
+                s.points.iter().flat_map(|p| {
+                    let (low, high) = p.2.unwrap_or((p.1, p.1));
+                    [p.1, low, high]
+                })
+            }),
+            self.y_range,
+        ));
+        let (y_low, y_high) = (y.low, y.high);
+        let mut chart = ChartBuilder::on(area)
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(65)
+            .build_cartesian_2d(x, y)
+            .map_err(|e| e.to_string())?;
+        self.mesh(&mut chart)?;
+        for (i, s) in series.iter().enumerate() {
+            let colour = COLOURS[i % COLOURS.len()];
+            let points = s.points.iter().map(|p| (p.0, p.1));
+            chart
+                .draw_series(LineSeries::new(points, colour.stroke_width(2)))
+                .map_err(|e| e.to_string())?;
+            // an unbounded interval (an Elo of +inf) runs to the edge of the axes
+            let clamp = |v: f64| v.clamp(y_low, y_high);
+            chart
+                .draw_series(s.points.iter().filter_map(|p| {
+                    p.2.map(|(low, high)| {
+                        ErrorBar::new_vertical(p.0, clamp(low), p.1, clamp(high), colour, 8)
+                    })
+                }))
+                .map_err(|e| e.to_string())?;
+            if s.points.len() <= 40 {
+                chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .map(|p| Circle::new((p.0, p.1), 3, colour.filled())),
+                    )
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    fn mesh<DB: DrawingBackend>(
+        &self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<Axis, Axis>>,
+    ) -> Result<(), String> {
+        chart
+            .configure_mesh()
+            .x_desc(self.x_label.as_str())
+            .y_desc(self.y_label.as_str())
+            .label_style((FONT, 12))
+            .axis_desc_style((FONT, 14))
+            .bold_line_style(RGBColor(0xe4, 0xe4, 0xe4))
+            .draw()
+            .map_err(|e| e.to_string())
+    }
+
+    /// Bars in `area`; the group labels, turned to read downwards, go on `canvas` (the whole
+    /// image: plotters' axis labels would centre turned text on its tick, half inside the axes).
+    fn draw_bars<DB: DrawingBackend>(
+        &self,
+        canvas: &DrawingArea<DB, Shift>,
+        area: &DrawingArea<DB, Shift>,
+        groups: &[BarGroup],
+    ) -> Result<(), String> {
+        let n = groups.len().max(1);
+        // every bar starts at 0 and stays under the top of the axis, intervals included
+        let (low, high) = span(
+            groups
+                .iter()
+                .flat_map(|g| g.bars.iter().flat_map(|b| [0.0, b.0, b.2])),
+            self.y_range,
         );
+        let y = Axis::round((low.min(0.0), high));
+        let y_low = y.low;
+        let longest = groups
+            .iter()
+            .map(|g| g.label.chars().count() as u32)
+            .max()
+            .unwrap_or(0);
+        // group i spans [i, i + 1]; its mark is unlabelled, its name drawn below
+        let x = Axis::marked(
+            (0.0, n as f64),
+            (0..n).map(|i| (i as f64 + 0.5, String::new())).collect(),
+        );
+        let mut chart = ChartBuilder::on(area)
+            .margin(12)
+            .x_label_area_size(longest * CHAR_PX + 20)
+            .y_label_area_size(65)
+            .build_cartesian_2d(x, y)
+            .map_err(|e| e.to_string())?;
+        self.mesh(&mut chart)?;
+        for (gi, g) in groups.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(gi as f64 + 0.5, y_low));
+            canvas
+                .draw(&Text::new(
+                    g.label.clone(),
+                    (x, y + 8),
+                    TextStyle::from((FONT, 12))
+                        .transform(FontTransform::Rotate90)
+                        .pos(Pos::new(HPos::Left, VPos::Center)),
+                ))
+                .map_err(|e| e.to_string())?;
+            let width = 0.8 / g.bars.len().max(1) as f64;
+            for (bi, &(value, low, high)) in g.bars.iter().enumerate() {
+                let colour = COLOURS[bi % COLOURS.len()];
+                let left = gi as f64 + 0.1 + bi as f64 * width;
+                let right = left + width * 0.9;
+                let centre = (left + right) / 2.0;
+                chart
+                    .draw_series([Rectangle::new(
+                        [(left, 0.0), (right, value)],
+                        colour.filled(),
+                    )])
+                    .map_err(|e| e.to_string())?;
+                chart
+                    .draw_series([ErrorBar::new_vertical(centre, low, value, high, BLACK, 4)])
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
     }
-    for (i, c) in categories.iter().enumerate() {
-        legend_entry(&mut svg, i, c);
+}
+
+/// A linear axis with its own marks: round numbers (1, 2 or 5 times a power of ten apart,
+/// printed with the decimals that spacing needs) or named marks.
+#[derive(Clone)]
+struct Axis {
+    low: f64,
+    high: f64,
+    marks: Vec<f64>,
+    names: Option<Vec<String>>,
+    step: f64,
+}
+
+impl Axis {
+    /// Round marks over (low, high); the range grows to the marks just outside the data, so the
+    /// axis begins and ends on a labelled value.
+    fn round((low, high): (f64, f64)) -> Axis {
+        let step = round_step((high - low) / 6.0);
+        let first = (low / step).floor() * step;
+        let last = (high / step).ceil() * step;
+        let count = ((last - first) / step).round() as usize;
+        Axis {
+            low: first,
+            high: last,
+            marks: (0..=count).map(|i| first + i as f64 * step).collect(),
+            names: None,
+            step,
+        }
     }
-    svg += "</svg>\n";
-    svg
+
+    fn marked((low, high): (f64, f64), marks: Vec<(f64, String)>) -> Axis {
+        let (marks, names): (Vec<f64>, Vec<String>) = marks.into_iter().unzip();
+        Axis {
+            low,
+            high,
+            marks,
+            names: Some(names),
+            step: 1.0,
+        }
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = plotters::coord::ranged1d::NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let f = (value - self.low) / (self.high - self.low);
+        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: plotters::coord::ranged1d::KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // bold marks only: no unlabelled light grid between them
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.marks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.low..self.high
+    }
+}
+
+impl plotters::coord::ranged1d::ValueFormatter<f64> for Axis {
+    fn format_ext(&self, value: &f64) -> String {
+        match &self.names {
+            Some(names) => self
+                .marks
+                .iter()
+                .position(|m| (m - value).abs() < 1e-9)
+                .and_then(|i| names.get(i))
+                .cloned()
+                .unwrap_or_default(),
+            None => tick_label(*value, self.step),
+        }
+    }
+}
+
+/// The smallest of 1, 2 and 5 times a power of ten that is at least `raw`.
+fn round_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|&s| s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power)
+}
+
+/// The range of these values, or `fixed` widened to take any value outside it (the axis then
+/// rounds it out to its marks).
+fn span(values: impl Iterator<Item = f64>, fixed: Option<(f64, f64)>) -> (f64, f64) {
+    let (mut low, mut high) = fixed.unwrap_or((f64::INFINITY, f64::NEG_INFINITY));
+    for v in values.filter(|v| v.is_finite()) {
+        low = low.min(v);
+        high = high.max(v);
+    }
+    if !low.is_finite() || !high.is_finite() {
+        return (0.0, 1.0);
+    }
+    if (high - low).abs() < 1e-12 {
+        return (low - 0.5, high + 0.5);
+    }
+    (low, high)
+}
+
+/// A tick label with the decimals that marks `step` apart need (no float noise such as
+/// 0.30000000000000004, no "-0").
+fn tick_label(value: f64, step: f64) -> String {
+    let decimals = if step > 0.0 && step < 1.0 {
+        (-step.log10()).ceil().clamp(0.0, 9.0) as usize
+    } else {
+        0
+    };
+    let text = format!("{value:.decimals$}");
+    if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        text.trim_start_matches('-').to_string()
+    } else {
+        text
+    }
+}
+
+/// A legend name cut to LEGEND_CHARS, keeping its end.
+fn shorten(name: &str) -> String {
+    let count = name.chars().count();
+    if count <= LEGEND_CHARS {
+        return name.to_string();
+    }
+    let tail: String = name.chars().skip(count - (LEGEND_CHARS - 1)).collect();
+    format!("…{tail}")
+}
+
+/// Registers a TrueType font for the charts' text, once per process: `TAVLEI_FONT` if set, else
+/// the first of FONT_FILES that exists.
+fn load_font() -> Result<(), PlotError> {
+    static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
+    let candidates: Vec<PathBuf> = match std::env::var_os("TAVLEI_FONT") {
+        Some(path) => vec![PathBuf::from(path)],
+        None => FONT_FILES.iter().map(PathBuf::from).collect(),
+    };
+    let outcome = LOADED.get_or_init(|| {
+        let Some(path) = candidates.iter().find(|p| p.is_file()) else {
+            return Err(String::new());
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("{}\0{e}", path.display()))?;
+        // the font table wants bytes that live as long as the process: one font, read once
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        plotters::style::register_font(FONT, FontStyle::Normal, bytes)
+            .map_err(|_| format!("{}\0not a TrueType or OpenType font", path.display()))
+    });
+    match outcome {
+        Ok(()) => Ok(()),
+        Err(e) if e.is_empty() => Err(PlotError::NoFont { tried: candidates }),
+        Err(e) => {
+            let (path, reason) = e.split_once('\0').unwrap_or((e.as_str(), ""));
+            Err(PlotError::BadFont {
+                path: path.into(),
+                reason: reason.into(),
+            })
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plotters::coord::ranged1d::ValueFormatter;
 
-    #[test]
-    fn charts_are_well_formed_svg() {
-        let s = line_chart(
+    fn lines() -> Chart {
+        line_chart(
             "loss",
             "step",
             "loss",
-            &[Series {
-                name: "policy".into(),
-                points: vec![(0.0, 2.0, None), (10.0, 1.0, Some(0.1))],
-            }],
-        );
-        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
-        assert!(s.contains("<polyline") && s.contains("policy"));
-        let b = bar_chart(
+            &[
+                Series {
+                    name: "policy".into(),
+                    points: vec![(0.0, 2.0, None), (10.0, 1.0, Some((0.9, 1.2)))],
+                },
+                Series {
+                    name: "empty".into(),
+                    points: vec![],
+                },
+            ],
+        )
+    }
+
+    fn bars() -> Chart {
+        bar_chart(
             "balance",
             "share",
             &["att", "def"],
@@ -263,7 +579,76 @@ mod tests {
                 label: "a<b".into(),
                 bars: vec![(0.4, 0.3, 0.5), (0.6, 0.5, 0.7)],
             }],
+        )
+        .y_range(0.0, 1.0)
+    }
+
+    #[test]
+    fn charts_are_svg_with_their_text_escaped_and_empty_series_left_out() {
+        let s = lines().svg().unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+        assert!(s.contains("<polyline") && s.contains("policy") && !s.contains("empty"));
+        let b = bars().svg().unwrap();
+        assert!(b.contains("a&lt;b") && !b.contains("a<b"));
+        assert!(b.matches("<rect").count() >= 4, "two bars and two swatches");
+    }
+
+    #[test]
+    fn charts_are_png_images_of_the_chart_size() {
+        for chart in [lines(), bars()] {
+            let png = chart.png().unwrap();
+            let decoder = png::Decoder::new(std::io::Cursor::new(png));
+            let reader = decoder.read_info().unwrap();
+            let info = reader.info();
+            assert_eq!((info.width, info.height), (WIDTH, HEIGHT));
+        }
+    }
+
+    #[test]
+    fn tick_labels_are_round_without_float_noise() {
+        assert_eq!(tick_label(0.1 + 0.2, 0.1), "0.3");
+        assert_eq!(tick_label(3.0, 1.0), "3");
+        assert_eq!(tick_label(-0.0001, 1.0), "0");
+        assert_eq!(tick_label(1200.0, 200.0), "1200");
+        assert_eq!(tick_label(0.025, 0.005), "0.025");
+        assert_eq!(tick_label(0.4, 0.2), "0.4");
+    }
+
+    #[test]
+    fn axes_run_from_round_mark_to_round_mark() {
+        assert_eq!(round_step(0.17), 0.2);
+        assert_eq!(round_step(1.6), 2.0);
+        assert_eq!(round_step(300.0), 500.0);
+        assert_eq!(round_step(0.0), 1.0);
+        let axis = Axis::round((-0.2, 9.2));
+        assert_eq!((axis.low, axis.high, axis.step), (-2.0, 10.0, 2.0));
+        assert_eq!(axis.marks, vec![-2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let labels: Vec<String> = axis.marks.iter().map(|m| axis.format_ext(m)).collect();
+        assert_eq!(labels, ["-2", "0", "2", "4", "6", "8", "10"]);
+        let shares = Axis::round((0.0, 1.0));
+        assert_eq!(shares.format_ext(&shares.marks[3]), "0.6");
+        let named = Axis::marked(
+            (0.0, 3.0),
+            vec![(1.0, "t=10ms".into()), (2.0, "t=40ms".into())],
         );
-        assert!(b.contains("a&lt;b") && b.matches("<rect").count() >= 4);
+        assert_eq!(named.format_ext(&2.0), "t=40ms");
+    }
+
+    #[test]
+    fn fixed_ranges_hold_unless_data_falls_outside() {
+        assert_eq!(span([0.2, 0.7].into_iter(), Some((0.0, 1.0))), (0.0, 1.0));
+        assert_eq!(span([-0.2, 0.7].into_iter(), Some((0.0, 1.0))), (-0.2, 1.0));
+        assert_eq!(span([0.2, 0.7].into_iter(), None), (0.2, 0.7));
+        assert_eq!(span(std::iter::empty(), None), (0.0, 1.0));
+        assert_eq!(span([2.0].into_iter(), None), (1.5, 2.5));
+    }
+
+    #[test]
+    fn long_legend_names_keep_their_end() {
+        let name = format!("net:{}/gen-008/model.safetensors:32", "x".repeat(60));
+        let short = shorten(&name);
+        assert_eq!(short.chars().count(), LEGEND_CHARS);
+        assert!(short.starts_with('…') && short.ends_with("model.safetensors:32"));
+        assert_eq!(shorten("policy"), "policy");
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::atomic;
-use crate::report::plot::{line_chart, Series};
+use crate::report::plot::{line_chart, PlotError, Series};
 use crate::store::{self, StoreError};
 
 pub const HEADER: &str = "step,split,policy_loss,value_loss,policy_accuracy,value_sign_accuracy,learning_rate,samples_per_s";
@@ -179,8 +179,8 @@ pub fn append(path: &Path, row: &Row) -> std::io::Result<()> {
     writeln!(f, "{}", row.csv())
 }
 
-/// Loss curves (policy and value, train and validation) as SVG.
-pub fn plot(rows: &[Row], path: &Path) -> std::io::Result<()> {
+/// Loss curves (policy and value, train and validation) as SVG at `path` and PNG beside it.
+pub fn plot(rows: &[Row], path: &Path) -> Result<(), PlotError> {
     let series = |split: &str, name: &str, f: fn(&Row) -> f64| Series {
         name: name.into(),
         points: rows
@@ -195,11 +195,7 @@ pub fn plot(rows: &[Row], path: &Path) -> std::io::Result<()> {
         series("train", "value (train)", |r| r.value_loss),
         series("val", "value (val)", |r| r.value_loss),
     ];
-    let kept: Vec<Series> = all.into_iter().filter(|s| !s.points.is_empty()).collect();
-    Ok(atomic::write(
-        path,
-        line_chart("training loss", "step", "loss", &kept),
-    )?)
+    line_chart("training loss", "step", "loss", &all).save(path)
 }
 
 #[cfg(test)]
