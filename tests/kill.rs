@@ -181,7 +181,7 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
     run_to_end(&a);
     let init = dir.join("init.safetensors");
     let mut a = strings(&["init-model", "--variant", "brandubh", "--blocks", "1"]);
-    a.extend(strings(&["--channels", "8", "--seed", "1", "--out"]));
+    a.extend(strings(&["--channels", "8", "--seed", "1", "--checkpoint"]));
     a.push(path(&init));
     run_to_end(&a);
     let train_cfg = dir.join("train.toml");
@@ -200,7 +200,7 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
             a.extend([path(&data), "--init".into(), path(&init), "--config".into()]);
             a.extend([
                 path(&train_cfg),
-                "--out".into(),
+                "--checkpoint".into(),
                 path(&out.join("model.safetensors")),
             ]);
             a.extend(strings(&["--seed", "4", "--resume"]));

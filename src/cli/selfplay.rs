@@ -20,27 +20,31 @@ pub struct InitModelArgs {
     blocks: usize,
     #[arg(long, default_value_t = Architecture::default().channels)]
     channels: i64,
-    /// Where to write the weights (`.safetensors`; the sidecar `.json` goes beside it).
+    /// Where to write the weights (`.safetensors`; the sidecar `.json` goes beside it). A file,
+    /// unlike `--out` elsewhere, which is always a directory.
     #[arg(long)]
-    out: PathBuf,
+    checkpoint: PathBuf,
     #[command(flatten)]
     seed: SeedArg,
 }
 
 pub fn init_model(args: InitModelArgs) -> Result<()> {
     let v = args.variant.load()?;
-    if args.out.extension().and_then(|e| e.to_str()) != Some("safetensors") {
-        bail!("--out {} must end in .safetensors", args.out.display());
+    if args.checkpoint.extension().and_then(|e| e.to_str()) != Some("safetensors") {
+        bail!(
+            "--checkpoint {} must end in .safetensors",
+            args.checkpoint.display()
+        );
     }
     let arch = Architecture {
         blocks: args.blocks,
         channels: args.channels,
     };
     let net = Network::new(v.name(), arch, tch::Device::Cpu, args.seed.seed);
-    net.save(&args.out)?;
+    net.save(&args.checkpoint)?;
     println!(
         "wrote {} ({} blocks x {} channels, variant {})",
-        args.out.display(),
+        args.checkpoint.display(),
         arch.blocks,
         arch.channels,
         v.name()

@@ -17,9 +17,10 @@ pub struct TrainArgs {
     /// The checkpoint to start from (`tavlei init-model` makes a fresh one).
     #[arg(long)]
     init: PathBuf,
-    /// Where the trained checkpoint goes.
+    /// Where the trained checkpoint goes (`.safetensors`; the sidecar `.json` beside it). A file,
+    /// unlike `--out` elsewhere, which is always a directory.
     #[arg(long)]
-    out: PathBuf,
+    checkpoint: PathBuf,
     /// Settings; the defaults are those of configs/train.toml.
     #[arg(long)]
     config: Option<PathBuf>,
@@ -28,7 +29,7 @@ pub struct TrainArgs {
     /// Continue an interrupted run from its run directory.
     #[arg(long)]
     resume: bool,
-    /// Metrics, plots and resumable state (default: OUT with `.run` in place of the extension).
+    /// Metrics, plots and resumable state (default: the checkpoint with `.run` in place of its extension).
     #[arg(long)]
     run_dir: Option<PathBuf>,
     #[arg(long, default_value = "auto")]
@@ -43,7 +44,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let run_dir = args
         .run_dir
         .clone()
-        .unwrap_or_else(|| args.out.with_extension("run"));
+        .unwrap_or_else(|| args.checkpoint.with_extension("run"));
     let device = args.device.resolve()?;
     let bar = ProgressBar::new(config.steps);
     bar.set_style(
@@ -53,7 +54,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let req = TrainRequest {
         data: &args.data,
         init: &args.init,
-        out: &args.out,
+        out: &args.checkpoint,
         run_dir: &run_dir,
         config: &config,
         seed: args.seed,
@@ -93,7 +94,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     }
     println!(
         "checkpoint {} ; metrics and loss plot in {}",
-        args.out.display(),
+        args.checkpoint.display(),
         run_dir.display()
     );
     Ok(())
