@@ -11,7 +11,8 @@ use tavlei::rules::{Position, Side, Variant};
 
 #[derive(Args, Clone, Debug)]
 pub struct VariantArg {
-    /// A preset name or a path to a variant file.
+    /// A preset name, a variant file, or an OpenTafl rules string (`dim:7 ... start:/.../`) or a
+    /// file holding one.
     #[arg(long)]
     pub variant: String,
 }

@@ -31,4 +31,6 @@ pub enum RulesError {
     IllegalMove { input: String, reason: String },
     #[error("`{0}` is not a side: expected `attackers` or `defenders`")]
     Side(String),
+    #[error("OpenTafl rules string: `{key}`: {reason}")]
+    OtnRules { key: String, reason: String },
 }

@@ -1,5 +1,6 @@
 //! OpenTafl notation (OTN): positions (`/3t3/.../`, rank 1 first, attackers lowercase), moves
-//! (`e5-e8`, `e5-e8xe9/f8`, `e5-e8xe9xf8`, jumps `e5^e7`), the rules string, and an ASCII board.
+//! (`e5-e8`, `e5-e8xe9/f8`, `e5-e8xe9xf8`, jumps `e5^e7`), game records and an ASCII board (the
+//! rules string is `otn_rules`).
 
 use std::sync::Arc;
 
@@ -7,7 +8,6 @@ use super::error::RulesError;
 use super::moves::{Move, MoveKind};
 use super::piece::{Piece, Side, EMPTY};
 use super::position::Position;
-use super::rules::{Armed, Escape, KingCapture};
 use super::square::{parse_square, square_name, Square};
 use super::variant::{Variant, CAMP, CORNER, THRONE};
 
@@ -278,49 +278,6 @@ pub fn ascii_board(pos: &Position) -> String {
     out
 }
 
-/// The OpenTafl rules string, e.g. `dim:11 name:copenhagen atkf:y esc:c ... start:/.../`.
-pub fn rules_string(v: &Variant) -> String {
-    let r = &v.rules;
-    let yn = |b: bool| if b { "y" } else { "n" };
-    let mut parts = vec![
-        format!("dim:{}", v.size),
-        format!("name:{}", r.name),
-        format!("atkf:{}", yn(r.movement.first == Side::Attackers)),
-        format!(
-            "esc:{}",
-            if r.end.escape == Escape::Edge {
-                "e"
-            } else {
-                "c"
-            }
-        ),
-        format!(
-            "ks:{}",
-            if r.king.capture == KingCapture::Enclosed {
-                "s"
-            } else {
-                "w"
-            }
-        ),
-        format!(
-            "ka:{}",
-            match r.king.armed {
-                Armed::Yes => "y",
-                Armed::No => "n",
-                Armed::Anvil => "a",
-                Armed::Hammer => "h",
-            }
-        ),
-        format!("sw:{}", if r.capture.shieldwall { "s" } else { "n" }),
-        format!("efe:{}", yn(r.end.edge_fort)),
-    ];
-    if r.movement.king_max > 0 {
-        parts.push(format!("kj:{}", r.movement.king_max));
-    }
-    parts.push(format!("start:{}", cells_to_otn(&v.start, v.size)));
-    parts.join(" ")
-}
-
 /// A game as an OTN-style record: tags, then numbered moves (the move line is what `replay` reads).
 pub fn game_record(
     v: &Variant,
@@ -330,7 +287,7 @@ pub fn game_record(
     let mut out = format!(
         "[variant \"{}\"]\n[rules \"{}\"]\n",
         v.rules.name,
-        rules_string(v)
+        super::otn_rules::export(v).text
     );
     let result = outcome.map_or("*".to_string(), |o| {
         format!("{} {}", o.result_name(), o.reason.name())

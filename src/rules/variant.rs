@@ -53,10 +53,14 @@ pub struct Zobrist {
 }
 
 impl Variant {
-    /// Loads a preset by name, or a variant file by path.
+    /// Loads a preset by name, a variant file by path, an OpenTafl rules string (`dim:...`), or
+    /// a file holding one.
     pub fn load(spec: &str) -> Result<Arc<Variant>, RulesError> {
         if let Some(text) = presets::preset_text(spec) {
             return Variant::from_toml(text, &format!("preset {spec}"));
+        }
+        if spec.trim_start().starts_with("dim:") {
+            return Variant::from_otn(spec);
         }
         let path = Path::new(spec);
         if path.exists() || spec.ends_with(".toml") {
@@ -64,9 +68,18 @@ impl Variant {
                 path: path.to_path_buf(),
                 source,
             })?;
+            if text.trim_start().starts_with("dim:") {
+                return Variant::from_otn(&text);
+            }
             return Variant::from_toml(&text, &path.display().to_string());
         }
         Err(RulesError::UnknownVariant(spec.to_string()))
+    }
+
+    /// A variant from an OpenTafl rules string (see `otn_rules::import` for what is approximated).
+    pub fn from_otn(text: &str) -> Result<Arc<Variant>, RulesError> {
+        let imported = super::otn_rules::import(text)?;
+        Variant::new(imported.rules).map(Arc::new)
     }
 
     pub fn from_toml(text: &str, origin: &str) -> Result<Arc<Variant>, RulesError> {
@@ -316,7 +329,7 @@ fn camps_match(camp_of: &[u8], sq: usize, image: usize, sym: &Symmetry, size: us
         .all(|o| camp_of[sym.apply(o as Square, size) as usize] == camp_of[image])
 }
 
-fn corner_squares(size: usize, corners: u8) -> Option<Vec<Square>> {
+pub(crate) fn corner_squares(size: usize, corners: u8) -> Option<Vec<Square>> {
     let last = size - 1;
     let at = |f: usize, r: usize| (r * size + f) as Square;
     let mut squares = match corners {
