@@ -372,3 +372,44 @@ fn a_missing_font_is_named_and_the_tables_stay() {
     assert!(stderr.contains("TAVLEI_FONT"), "{stderr}");
     assert!(out.join("balance.csv").exists() && out.join("balance.json").exists());
 }
+
+/// `rules export-otn` prints the string and names what OpenTafl cannot express; `rules
+/// import-otn --toml` writes a variant file the other commands load.
+#[test]
+fn opentafl_rules_strings_go_out_and_come_back_through_the_cli() {
+    let out = tavlei(&["rules", "export-otn", "--variant", "tablut"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("dim:9 ") && text.trim_end().contains("start:/"),
+        "{text}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("camps"), "{stderr}");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("tablut-otn.toml");
+    let file_arg = file.to_str().expect("utf-8");
+    let out = tavlei(&["rules", "import-otn", text.trim(), "--toml", file_arg]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("nearest preset: tablut"), "{stderr}");
+    // without its camps the imported Tablut is another game: the same start, other move trees
+    let perft = |variant: &str| -> Vec<String> {
+        let text = stdout(&tavlei(&["perft", "--variant", variant, "3"]));
+        // the counts, not the timings
+        text.lines()
+            .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let (imported, preset) = (perft(file_arg), perft("tablut"));
+    assert_eq!(imported[..2], preset[..2], "the same first two plies");
+    assert_ne!(imported[2], preset[2], "camps change the third");
+    let bad = tavlei(&[
+        "rules",
+        "import-otn",
+        "dim:9 ks:m start:/9/9/9/9/4K4/9/9/9/9/",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`ks`"));
+}

@@ -8,7 +8,8 @@ use tavlei::rules::{RulesError, Variant};
 
 /// OpenTafl's Brandub as OpenTafl itself sends it (INTEROP.md), its Copenhagen and its Sea Battle
 /// (from OpenTafl's sources).
-const BRANDUB: &str = "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+const BRANDUB: &str =
+    "dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
 const COPENHAGEN: &str = "dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 const SEA_BATTLE: &str = "dim:9 name:Sea_Battle esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 
@@ -71,7 +72,10 @@ fn rules_opentafl_cannot_express_are_named() {
     named("old_tablut", "board edge");
     named("fetlar", "without a legal move draws");
     named("sea_tafl_king4", "the king moves at most 4");
-    named("copenhagen", "defenders lose when a position occurs 4 times");
+    named(
+        "copenhagen",
+        "defenders lose when a position occurs 4 times",
+    );
 }
 
 fn field<'a>(diffs: &'a [Difference], name: &str) -> Option<&'a Difference> {
@@ -86,7 +90,10 @@ fn opentafl_brandub_has_a_weak_king_unlike_ours() {
     let (preset, diffs) = nearest_preset(&imported.rules).expect("a preset");
     assert_eq!(preset, "brandubh");
     let king = field(&diffs, "king.capture").expect("the king's capture differs");
-    assert_eq!((king.here.as_str(), king.there.as_str()), ("\"custodial\"", "\"throne_sensitive\""));
+    assert_eq!(
+        (king.here.as_str(), king.there.as_str()),
+        ("\"custodial\"", "\"throne_sensitive\"")
+    );
     // `cenh:` and `cenhe:` are empty: the throne is hostile to nobody
     assert!(field(&diffs, "capture.throne_hostile_to_attackers").is_some());
     assert!(!imported.rules.end.encirclement);
@@ -121,10 +128,7 @@ fn opentafl_copenhagen_matches_ours_but_for_repetition_corners_and_throne_passag
             "unexpected difference {d:?}"
         );
     }
-    assert!(imported
-        .approximations
-        .iter()
-        .any(|n| n.contains("tfr:w")));
+    assert!(imported.approximations.iter().any(|n| n.contains("tfr:w")));
 }
 
 #[test]
@@ -171,7 +175,10 @@ fn bad_strings_name_the_key_at_fault() {
     assert_eq!(key_of(&format!("dim:7 cor:a1,b2, {start}")), "cor");
     assert_eq!(key_of(&format!("dim:7 cenh:x {start}")), "cenh");
     assert_eq!(key_of("dim:7 start:/3t3/3t3/"), "start");
-    assert_eq!(key_of("dim:7 start:/3t3/3t3/3T3/ttTqTtt/3T3/3t3/3t3/"), "start");
+    assert_eq!(
+        key_of("dim:7 start:/3t3/3t3/3T3/ttTqTtt/3T3/3t3/3t3/"),
+        "start"
+    );
     // two kings: the rules are read, the variant is not playable
     assert!(matches!(
         import("dim:7 start:/3t3/3t3/3T3/ttKKTtt/3T3/3t3/3t3/"),

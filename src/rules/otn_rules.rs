@@ -667,7 +667,10 @@ pub fn differences(a: &Rules, b: &Rules) -> Vec<Difference> {
                 let (sa, sb) = (squares(a), squares(b));
                 let differ = sa.iter().zip(&sb).filter(|(x, y)| x != y).count()
                     + sa.len().abs_diff(sb.len());
-                (format!("a start {differ} squares apart"), "its start".into())
+                (
+                    format!("a start {differ} squares apart"),
+                    "its start".into(),
+                )
             } else {
                 (va.clone(), vb)
             };
