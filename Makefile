@@ -14,7 +14,7 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test fuzz run bench fmt clippy clean-venv env
+.PHONY: all setup build test test-browser fuzz run bench fmt clippy clean-venv env
 
 all: build
 
@@ -33,6 +33,13 @@ test: setup
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
+	$(MAKE) test-browser
+
+# The game viewer in headless Chromium (Debian's package, installed here on first use; apt-get
+# needs root).
+test-browser: setup
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	TAVLEI_CHROMIUM=$$(command -v chromium) $(CARGO) test --test viewer -- --ignored
 
 # The fuzz properties of tests/fuzz.rs with many more cases than `make test` gives them (256).
 FUZZ_CASES ?= 20000

@@ -8,11 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=$1 run=$2 gen=$3 previous=${4:-}
-BIN=./target/release/tavlei
+BIN=${TAVLEI_BIN:-./target/release/tavlei}
 out=${EVIDENCE_DIR:-models/$variant-evidence}
 new=$run/gen-$(printf %03d "$gen")/model.safetensors
 mkdir -p "$out"
 cp "$run/summary.md" "$run/ladder.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
+for plot in elo attacker_rate losses; do [ -f "$run/$plot.png" ] && cp "$run/$plot.png" "$out/"; done
 for g in "$run"/gen-*; do
   for f in selfplay.json match.json vs-gen0.json vs-anchor.json; do
     [ -f "$g/$f" ] && mkdir -p "$out/run/$(basename "$g")" && cp "$g/$f" "$out/run/$(basename "$g")/"

@@ -413,3 +413,48 @@ fn opentafl_rules_strings_go_out_and_come_back_through_the_cli() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`ks`"));
 }
+
+/// `render` draws a start position, or a recorded game at a ply, as SVG and PNG; a ply past the
+/// game's end is a named error.
+#[test]
+fn render_draws_positions_and_recorded_games() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_string();
+    let out = tavlei(&["render", "--variant", "tablut", "--svg", &path("start.svg")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(path("start.svg")).expect("the picture");
+    // the last file and rank of a 9x9 board label its edges
+    let compact: String = svg.split_whitespace().collect();
+    assert!(svg.starts_with("<svg") && compact.contains(">i<") && compact.contains(">9<"));
+
+    std::fs::write(path("game.txt"), "# game 0\nd6-c6 e4-e3 c6-c5\n").expect("writes");
+    let picture = |ply: &str, png: &str| {
+        tavlei(&[
+            "render",
+            "--variant",
+            "brandubh",
+            "--record",
+            &path("game.txt"),
+            "--ply",
+            ply,
+            "--png",
+            &path(png),
+        ])
+    };
+    assert!(picture("1", "one.png").status.success());
+    assert!(picture("3", "three.png").status.success());
+    let (one, three) = (
+        std::fs::read(path("one.png")).expect("png"),
+        std::fs::read(path("three.png")).expect("png"),
+    );
+    assert!(one.starts_with(b"\x89PNG") && one != three);
+    let past = picture("4", "four.png");
+    assert!(!past.status.success());
+    assert!(String::from_utf8_lossy(&past.stderr).contains("has 3 plies"));
+    let neither = tavlei(&["render", "--variant", "brandubh"]);
+    assert_eq!(neither.status.code(), Some(2), "--svg or --png is required");
+}

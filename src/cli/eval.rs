@@ -12,7 +12,7 @@ use tavlei::eval::matches::{run_ladder, run_match, Sprt};
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
-use tavlei::report::plot::{line_chart, Series};
+use tavlei::report::plot::{line_chart, Picture, Series};
 use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};

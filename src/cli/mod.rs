@@ -6,6 +6,7 @@ mod demo;
 mod eval;
 mod info;
 mod perft;
+mod pictures;
 mod pipeline;
 mod random;
 mod replay;
@@ -47,6 +48,10 @@ enum Command {
     Random(random::RandomArgs),
     /// Check recorded games move by move.
     Replay(replay::ReplayArgs),
+    /// Draw a position, or a recorded game at a ply, as SVG and PNG.
+    Render(pictures::RenderArgs),
+    /// Recorded games as one self-contained HTML page to step through.
+    Viewer(pictures::ViewerArgs),
     /// Version, libtorch and the device networks would run on.
     Info(info::InfoArgs),
     /// A randomly initialised network checkpoint, so self-play can start from nothing.
@@ -84,6 +89,8 @@ pub fn run() -> Result<()> {
         Command::Perft(args) => perft::run(args),
         Command::Random(args) => random::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Render(args) => pictures::render(args),
+        Command::Viewer(args) => pictures::viewer(args),
         Command::Data(cmd) => data::run(cmd),
         Command::Demo(args) => demo::run(args),
         Command::Info(args) => info::run(args),

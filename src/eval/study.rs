@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::balance::{BalanceReport, Share};
 use super::stats::Ratio;
 use crate::atomic::{self, WriteError};
-use crate::report::plot::{bar_chart, line_chart, BarGroup, Chart, PlotError, Series};
+use crate::report::plot::{bar_chart, line_chart, BarGroup, Chart, Picture, PlotError, Series};
 use crate::report::table::render;
 
 #[derive(Debug, thiserror::Error)]

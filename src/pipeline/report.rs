@@ -10,7 +10,7 @@ use super::run::{generation_dir, GenerationRecord};
 use crate::atomic;
 use crate::eval::matches::{MatchReport, Wdl};
 use crate::eval::stats::EloEstimate;
-use crate::report::plot::{line_chart, Point, Series};
+use crate::report::plot::{line_chart, Picture, Point, Series};
 use crate::train::metrics::read_rows;
 
 fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {

@@ -1,4 +1,7 @@
-//! Results people can read: terminal tables and charts (SVG and PNG).
+//! Results people can read: terminal tables, charts and board pictures (SVG and PNG).
 
+pub mod board;
+pub mod canvas;
 pub mod plot;
 pub mod table;
+pub mod viewer;

@@ -3,18 +3,15 @@
 //! comparisons. Tick labels are round numbers printed with the decimals their spacing needs, every
 //! mark stays inside its axes, and the legend sits in its own strip sized for its longest name.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::atomic;
+use super::canvas::FONT;
+pub use super::canvas::{Picture, PlotError};
 
 const WIDTH: u32 = 800;
 const HEIGHT: u32 = 460;
-const FONT: &str = "sans-serif";
 const COLOURS: [RGBColor; 6] = [
     RGBColor(0x1f, 0x77, 0xb4),
     RGBColor(0xd6, 0x27, 0x28),
@@ -27,41 +24,6 @@ const COLOURS: [RGBColor; 6] = [
 const LEGEND_CHARS: usize = 40;
 /// An estimate of a character's width at the chart's text size, for sizing the legend strip.
 const CHAR_PX: u32 = 7;
-
-/// Where the text of the charts comes from: a TrueType font on this machine, found once.
-const FONT_FILES: [&str; 6] = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/Library/Fonts/Arial.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-
-/// Why a chart could not be drawn or written.
-#[derive(Debug, thiserror::Error)]
-pub enum PlotError {
-    #[error(
-        "no font for the charts' text: tried {} (install fonts-dejavu-core, or set TAVLEI_FONT to a .ttf file)",
-        tried.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-    )]
-    NoFont { tried: Vec<PathBuf> },
-    #[error("font {}: {reason}", path.display())]
-    BadFont { path: PathBuf, reason: String },
-    #[error("drawing the chart \"{title}\": {reason}")]
-    Draw { title: String, reason: String },
-    #[error(transparent)]
-    Write(#[from] atomic::WriteError),
-}
-
-impl From<PlotError> for std::io::Error {
-    fn from(e: PlotError) -> std::io::Error {
-        match e {
-            PlotError::Write(w) => w.into(),
-            other => std::io::Error::other(other.to_string()),
-        }
-    }
-}
 
 /// A point of a line: x, y and an optional (low, high) interval around y.
 pub type Point = (f64, f64, Option<(f64, f64)>);
@@ -133,6 +95,20 @@ pub fn bar_chart(title: &str, y_label: &str, categories: &[&str], groups: &[BarG
     }
 }
 
+impl Picture for Chart {
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT)
+    }
+
+    fn title(&self) -> String {
+        self.title.clone()
+    }
+
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        self.draw_chart(area)
+    }
+}
+
 impl Chart {
     /// Fixes the y axis (shares go from 0 to 1) instead of fitting it to the data; points outside
     /// still widen it, so nothing is drawn beyond the axes.
@@ -147,53 +123,6 @@ impl Chart {
         self
     }
 
-    /// The chart as SVG text.
-    pub fn svg(&self) -> Result<String, PlotError> {
-        load_font()?;
-        let mut text = String::new();
-        {
-            let root = SVGBackend::with_string(&mut text, (WIDTH, HEIGHT)).into_drawing_area();
-            self.draw(&root).map_err(|e| self.failed(e))?;
-            root.present().map_err(|e| self.failed(e))?;
-        }
-        Ok(text)
-    }
-
-    /// The chart as a PNG image.
-    pub fn png(&self) -> Result<Vec<u8>, PlotError> {
-        load_font()?;
-        let mut pixels = vec![0u8; (WIDTH * HEIGHT * 3) as usize];
-        {
-            let root = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
-            self.draw(&root).map_err(|e| self.failed(e))?;
-            root.present().map_err(|e| self.failed(e))?;
-        }
-        let mut bytes = Vec::new();
-        let mut encoder = png::Encoder::new(&mut bytes, WIDTH, HEIGHT);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder
-            .write_header()
-            .and_then(|mut w| w.write_image_data(&pixels))
-            .map_err(|e| self.failed(e))?;
-        Ok(bytes)
-    }
-
-    /// Writes the chart to `path` (`NAME.svg`) and beside it as `NAME.png`, each atomically.
-    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        let (svg, png) = (self.svg()?, self.png()?);
-        atomic::write(&path.with_extension("svg"), svg)?;
-        atomic::write(&path.with_extension("png"), png)?;
-        Ok(())
-    }
-
-    fn failed(&self, reason: impl std::fmt::Display) -> PlotError {
-        PlotError::Draw {
-            title: self.title.clone(),
-            reason: reason.to_string(),
-        }
-    }
-
     fn names(&self) -> Vec<String> {
         match &self.body {
             Body::Lines(series) => series.iter().map(|s| s.name.clone()).collect(),
@@ -201,7 +130,7 @@ impl Chart {
         }
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw_chart<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let canvas = root;
         let root = root
@@ -514,37 +443,6 @@ fn shorten(name: &str) -> String {
     }
     let tail: String = name.chars().skip(count - (LEGEND_CHARS - 1)).collect();
     format!("…{tail}")
-}
-
-/// Registers a TrueType font for the charts' text, once per process: `TAVLEI_FONT` if set, else
-/// the first of FONT_FILES that exists.
-fn load_font() -> Result<(), PlotError> {
-    static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
-    let candidates: Vec<PathBuf> = match std::env::var_os("TAVLEI_FONT") {
-        Some(path) => vec![PathBuf::from(path)],
-        None => FONT_FILES.iter().map(PathBuf::from).collect(),
-    };
-    let outcome = LOADED.get_or_init(|| {
-        let Some(path) = candidates.iter().find(|p| p.is_file()) else {
-            return Err(String::new());
-        };
-        let bytes = std::fs::read(path).map_err(|e| format!("{}\0{e}", path.display()))?;
-        // the font table wants bytes that live as long as the process: one font, read once
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-        plotters::style::register_font(FONT, FontStyle::Normal, bytes)
-            .map_err(|_| format!("{}\0not a TrueType or OpenType font", path.display()))
-    });
-    match outcome {
-        Ok(()) => Ok(()),
-        Err(e) if e.is_empty() => Err(PlotError::NoFont { tried: candidates }),
-        Err(e) => {
-            let (path, reason) = e.split_once('\0').unwrap_or((e.as_str(), ""));
-            Err(PlotError::BadFont {
-                path: path.into(),
-                reason: reason.into(),
-            })
-        }
-    }
 }
 
 #[cfg(test)]

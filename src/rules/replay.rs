@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::notation::position_to_otn;
 use super::square::square_name;
-use super::{Position, RulesError, Square};
+use super::{Move, Position, RulesError, Square};
 
 /// The first move of a record that could not be played, and why.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -40,37 +40,38 @@ pub struct GameReport {
     pub final_position: String,
 }
 
-/// Replays one game record (moves separated by spaces, as `game_record` and OpenTafl write
+/// One ply of a record played: the move, the captures written with it and the engine's (the
+/// king's capture shows in the outcome, not here), and the position after it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub ply: usize,
+    pub mv: Move,
+    /// Captures written in the record (`xc3/d4`), if any were.
+    pub written: Option<Vec<Square>>,
+    pub captured: Vec<Square>,
+    pub position: Position,
+}
+
+/// The plies of a game record (moves separated by spaces, as `game_record` and OpenTafl write
 /// them: move numbers `12.` skipped, `timeout` ending the record, `R:` die rolls before moves in
-/// dice variants) from `start`, checking every move and any captures written with it. It never
-/// fails: what it finds, an illegal move included, is in the report.
-pub fn replay_record(game: usize, start: &Position, line: &str) -> GameReport {
-    let size = start.variant().size;
+/// dice variants) played from `start`, each checked, until the record or the game ends; the
+/// first illegal move is the last item.
+pub fn steps<'a>(
+    start: &Position,
+    line: &'a str,
+) -> impl Iterator<Item = Result<Step, Illegal>> + 'a {
     let mut pos = start.clone();
-    let mut report = GameReport {
-        game,
-        legal: true,
-        plies: 0,
-        illegal: None,
-        capture_mismatches: vec![],
-        captures: vec![],
-        outcome: None,
-        reason: None,
-        ended_at_ply: None,
-        final_position: String::new(),
-    };
+    let mut ply = 0;
+    let mut done = false;
     // move numbers (`12.`) are skipped; `timeout` ends the record without a result
-    let tokens = line
+    let mut tokens = line
         .split_whitespace()
         .filter(|t| !t.ends_with('.') || t.contains('-'));
-    for token in tokens {
-        if token == "timeout" {
-            break;
+    std::iter::from_fn(move || {
+        if done || pos.outcome().is_some() {
+            return None;
         }
-        if report.ended_at_ply.is_some() {
-            break;
-        }
-        let ply = report.plies;
+        let token = tokens.next().filter(|&t| t != "timeout")?;
         let (roll, move_text) = match token.split_once(':') {
             Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => {
                 (r.parse::<u8>().ok(), m)
@@ -84,61 +85,130 @@ pub fn replay_record(game: usize, start: &Position, line: &str) -> GameReport {
         let parsed = match pos.parse_move(move_text) {
             Ok(p) => p,
             Err(e) => {
+                done = true;
                 let reason = match e {
                     RulesError::IllegalMove { reason, .. }
                     | RulesError::MoveSyntax { reason, .. } => reason,
                     other => other.to_string(),
                 };
-                report.legal = false;
-                report.illegal = Some(Illegal {
+                return Some(Err(Illegal {
                     ply,
                     mv: token.to_string(),
                     reason,
-                });
-                break;
+                }));
             }
         };
         let king_before = pos.king();
         let mut captured = Vec::new();
         pos.play_with(parsed.mv, &mut captured);
-        report.plies += 1;
-        // the king's capture shows in the outcome, not as a capture marker
         let king_taken = king_before.filter(|_| pos.king().is_none());
-        let mut actual: Vec<Square> = captured
-            .into_iter()
-            .filter(|&sq| Some(sq) != king_taken)
-            .collect();
-        actual.sort_unstable();
-        let names = |squares: &[Square]| {
-            squares
-                .iter()
-                .map(|&sq| square_name(sq, size))
-                .collect::<Vec<_>>()
-        };
-        if !parsed.captures.is_empty() {
-            let mut expected: Vec<Square> = parsed
-                .captures
+        let without_king = |squares: Vec<Square>| {
+            let mut kept: Vec<Square> = squares
                 .into_iter()
                 .filter(|&sq| Some(sq) != king_taken)
                 .collect();
-            expected.sort_unstable();
-            if expected != actual {
+            kept.sort_unstable();
+            kept
+        };
+        let step = Step {
+            ply,
+            mv: parsed.mv,
+            written: (!parsed.captures.is_empty()).then(|| without_king(parsed.captures)),
+            captured: without_king(captured),
+            position: pos.clone(),
+        };
+        ply += 1;
+        Some(Ok(step))
+    })
+}
+
+/// Replays one game record from `start` (see [`steps`]), checking every move and any captures
+/// written with it. It never fails: what it finds, an illegal move included, is in the report.
+pub fn replay_record(game: usize, start: &Position, line: &str) -> GameReport {
+    let size = start.variant().size;
+    let mut report = GameReport {
+        game,
+        legal: true,
+        plies: 0,
+        illegal: None,
+        capture_mismatches: vec![],
+        captures: vec![],
+        outcome: None,
+        reason: None,
+        ended_at_ply: None,
+        final_position: position_to_otn(start),
+    };
+    let names = |squares: &[Square]| {
+        squares
+            .iter()
+            .map(|&sq| square_name(sq, size))
+            .collect::<Vec<_>>()
+    };
+    for step in steps(start, line) {
+        let step = match step {
+            Ok(step) => step,
+            Err(illegal) => {
+                report.legal = false;
+                report.illegal = Some(illegal);
+                break;
+            }
+        };
+        report.plies += 1;
+        if let Some(expected) = &step.written {
+            if *expected != step.captured {
                 report.capture_mismatches.push(Mismatch {
-                    ply,
-                    expected: names(&expected),
-                    actual: names(&actual),
+                    ply: step.ply,
+                    expected: names(expected),
+                    actual: names(&step.captured),
                 });
             }
         }
-        report.captures.push(names(&actual));
-        if let Some(outcome) = pos.outcome() {
+        report.captures.push(names(&step.captured));
+        if let Some(outcome) = step.position.outcome() {
             report.outcome = Some(outcome.result_name());
             report.reason = Some(outcome.reason.name());
-            report.ended_at_ply = Some(ply);
+            report.ended_at_ply = Some(step.ply);
+        }
+        report.final_position = position_to_otn(&step.position);
+    }
+    report
+}
+
+/// One game of a record file: its comment lines, its `[name "value"]` tags and its moves.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordedGame {
+    pub comments: Vec<String>,
+    pub tags: Vec<(String, String)>,
+    pub moves: String,
+}
+
+impl RecordedGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The games of a record file with the comments and tags before each (every record tavlei
+/// writes: self-play, matches, balance studies); a game is its move line, as in [`game_lines`].
+pub fn recorded_games(text: &str) -> Vec<RecordedGame> {
+    let mut games = Vec::new();
+    let mut next = RecordedGame::default();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(comment) = line.strip_prefix('#') {
+            next.comments.push(comment.trim().to_string());
+        } else if let Some(tag) = line.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            let (name, value) = tag.split_once(' ').unwrap_or((tag, ""));
+            next.tags
+                .push((name.to_string(), value.trim().trim_matches('"').to_string()));
+        } else {
+            next.moves = line.to_string();
+            games.push(std::mem::take(&mut next));
         }
     }
-    report.final_position = position_to_otn(&pos);
-    report
+    games
 }
 
 /// The game lines of a record file: blank lines, `#` comments and `[tag "value"]` headers are
@@ -160,6 +230,22 @@ mod tests {
             .enumerate()
             .map(|(i, line)| replay_record(i, &start, line))
             .collect()
+    }
+
+    #[test]
+    fn recorded_games_keep_their_comments_and_tags() {
+        let text = "# game 0\n[variant \"brandubh\"]\n[result \"defenders king_escaped\"]\nd6-c6\n\n# game 1\ne4-e3 d5-d6\n";
+        let games = recorded_games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].comments, ["game 0"]);
+        assert_eq!(games[0].tag("result"), Some("defenders king_escaped"));
+        assert_eq!(games[0].moves, "d6-c6");
+        assert_eq!(
+            (games[1].tag("result"), games[1].moves.as_str()),
+            (None, "e4-e3 d5-d6")
+        );
+        let lines: Vec<&str> = game_lines(text).collect();
+        assert_eq!(lines, ["d6-c6", "e4-e3 d5-d6"]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::atomic;
-use crate::report::plot::{line_chart, PlotError, Series};
+use crate::report::plot::{line_chart, Picture, PlotError, Series};
 use crate::store::{self, StoreError};
 
 pub const HEADER: &str = "step,split,policy_loss,value_loss,policy_accuracy,value_sign_accuracy,learning_rate,samples_per_s";
