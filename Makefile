@@ -14,7 +14,7 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test test-browser fuzz run bench fmt clippy clean-venv env
+.PHONY: all setup build test test-browser test-htp fuzz run bench fmt clippy clean-venv env
 
 all: build
 
@@ -34,6 +34,16 @@ test: setup
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
 	$(MAKE) test-browser
+	$(MAKE) test-htp
+
+# Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
+# Protocol (its binary built once from crates.io into the cache, about a minute).
+HTP_ROOT ?= $(HOME)/.cache/tavlei/htp
+HTP_REFERENCE := $(HTP_ROOT)/bin/hnefatafl-text-protocol
+$(HTP_REFERENCE):
+	$(CARGO) install hnefatafl-copenhagen --version 6.4.1 --no-default-features --bin hnefatafl-text-protocol --root $(HTP_ROOT)
+test-htp: setup $(HTP_REFERENCE)
+	TAVLEI_HTP_REFERENCE=$(HTP_REFERENCE) $(CARGO) test --test htp -- --ignored --nocapture
 
 # The game viewer in headless Chromium (Debian's package, installed here on first use; apt-get
 # needs root).

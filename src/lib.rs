@@ -7,6 +7,7 @@ pub mod atomic;
 pub mod config;
 pub mod data;
 pub mod encode;
+pub mod engine;
 pub mod eval;
 pub mod nn;
 pub mod pipeline;

@@ -3,6 +3,7 @@
 mod args;
 mod data;
 mod demo;
+mod engine;
 mod eval;
 mod info;
 mod perft;
@@ -73,6 +74,8 @@ enum Command {
     Pipeline(pipeline::PipelineArgs),
     /// Random games of every preset: outcome shares and the engine's speed, in one table.
     Demo(demo::DemoArgs),
+    /// An engine for other programs on standard input and output (the Hnefatafl Text Protocol).
+    Engine(engine::EngineArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -101,6 +104,7 @@ pub fn run() -> Result<()> {
         Command::Ladder(args) => eval::run_ladder_cmd(args),
         Command::Balance(args) => eval::run_balance_cmd(args),
         Command::Pipeline(args) => pipeline::run(args),
+        Command::Engine(args) => engine::run(args),
     }
 }
 
