@@ -1,5 +1,5 @@
 //! Bad input, fuzzed: every parser a user feeds gets arbitrary text and mutations of valid input
-//! (OTN positions and moves, variant TOML, game records, agent specs, SPRT settings, every
+//! (OTN positions, moves and rules strings, variant TOML, game records, agent specs, SPRT settings, every
 //! settings file, shard bytes and checkpoint sidecars). None may panic; each refusal is an
 //! error with a message. `make fuzz` runs the same properties with many more cases
 //! (`PROPTEST_CASES`).
@@ -15,6 +15,7 @@ use tavlei::eval::AgentSpec;
 use tavlei::nn::checkpoint::CheckpointMeta;
 use tavlei::pipeline::PipelineConfig;
 use tavlei::rules::notation::{parse_move_text, parse_otn, position_to_otn};
+use tavlei::rules::otn_rules::{export, import};
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::replay::{game_lines, replay_record};
 use tavlei::rules::{Position, Side, Variant};
@@ -162,6 +163,29 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn otn_rules_strings_never_panic(text in "\\PC{0,200}") {
+        named(import(&text));
+    }
+
+    #[test]
+    fn otn_rules_strings_with_one_edit_never_panic(
+        variant in 0..PRESET_NAMES.len(),
+        at in 0usize..64,
+        drop: bool,
+        with in tokens(&["dim:", "ks:", "tfr:", "spd:", "cor:", "cen:", "cenh:", "start:", "m", "c", "y", "n", "l", "-1", "0", "9", "19", "300", "a1,", "k11,", "z9,", "/", "3t3", "K", "k", "q", ",", ":"], 8),
+    ) {
+        let text = export(&preset(variant)).text;
+        let mut words: Vec<String> = text.split_whitespace().map(String::from).collect();
+        let i = at % words.len();
+        if drop {
+            words.remove(i);
+        } else {
+            words[i] = with;
+        }
+        named(import(&words.join(" ")));
     }
 
     #[test]

@@ -582,9 +582,12 @@ fn layout_rows(position: &str, size: usize) -> Result<Vec<String>, String> {
         let mut digits = String::new();
         let flush = |digits: &mut String, cells: &mut Vec<char>| -> Result<(), String> {
             if !digits.is_empty() {
+                // a huge count is refused before anything is allocated
                 let n: usize = digits
                     .parse()
-                    .map_err(|_| format!("`{digits}` is not a count"))?;
+                    .ok()
+                    .filter(|&n| cells.len() + n <= size)
+                    .ok_or_else(|| format!("rank {}: {digits} empty squares do not fit", i + 1))?;
                 cells.extend(std::iter::repeat_n('.', n));
                 digits.clear();
             }
@@ -812,5 +815,8 @@ mod tests {
         assert!(layout_rows("/t5/7/7/3K3/7/7/7/", 7)
             .unwrap_err()
             .contains("rank 1 has 6"));
+        assert!(layout_rows("/99999999999999/7/7/3K3/7/7/7/", 7)
+            .unwrap_err()
+            .contains("do not fit"));
     }
 }
