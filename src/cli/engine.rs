@@ -34,9 +34,10 @@ pub struct EngineArgs {
 
 pub fn run(args: EngineArgs) -> Result<()> {
     let v = args.variant.load()?;
+    // the variant's own name: a network checkpoint names its variant, not the file it came from
     let player = Player::new(
         &args.agent,
-        &args.variant.variant,
+        v.name(),
         args.device.resolve()?,
         args.seed.seed,
     )?;
