@@ -44,11 +44,7 @@ impl Player {
         let budget = budget.unwrap_or(self.agent.spec.budget);
         if let Some(ab) = self.agent.alphabeta.as_mut() {
             ab.clear();
-            let limit = match budget {
-                Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
-                Budget::Time(t) => Limit::Time(t),
-            };
-            return ab.search(pos, limit).best;
+            return ab.search(pos, Limit::from(budget)).best;
         }
         if self.agent.spec.kind == AgentKind::Random {
             let mut legal = Vec::new();

@@ -263,10 +263,7 @@ impl Agent {
 
     /// The alpha-beta limit of this agent's budget: a depth, or a time per move.
     pub fn alphabeta_limit(&self) -> Limit {
-        match self.spec.budget {
-            Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
-            Budget::Time(t) => Limit::Time(t),
-        }
+        Limit::from(self.spec.budget)
     }
 }
 

@@ -104,33 +104,7 @@ impl Picture for Chart {
         self.title.clone()
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        self.draw_chart(area)
-    }
-}
-
-impl Chart {
-    /// Fixes the y axis (shares go from 0 to 1) instead of fitting it to the data; points outside
-    /// still widen it, so nothing is drawn beyond the axes.
-    pub fn y_range(mut self, low: f64, high: f64) -> Chart {
-        self.y_range = Some((low, high));
-        self
-    }
-
-    /// Named marks on the x axis (e.g. strength levels) instead of round numbers.
-    pub fn x_marks(mut self, marks: Vec<(f64, String)>) -> Chart {
-        self.x_marks = Some(marks);
-        self
-    }
-
-    fn names(&self) -> Vec<String> {
-        match &self.body {
-            Body::Lines(series) => series.iter().map(|s| s.name.clone()).collect(),
-            Body::Bars { categories, .. } => categories.clone(),
-        }
-    }
-
-    fn draw_chart<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         root.fill(&WHITE).map_err(|e| e.to_string())?;
         let canvas = root;
         let root = root
@@ -162,6 +136,28 @@ impl Chart {
                 .map_err(|e| e.to_string())?;
         }
         Ok(())
+    }
+}
+
+impl Chart {
+    /// Fixes the y axis (shares go from 0 to 1) instead of fitting it to the data; points outside
+    /// still widen it, so nothing is drawn beyond the axes.
+    pub fn y_range(mut self, low: f64, high: f64) -> Chart {
+        self.y_range = Some((low, high));
+        self
+    }
+
+    /// Named marks on the x axis (e.g. strength levels) instead of round numbers.
+    pub fn x_marks(mut self, marks: Vec<(f64, String)>) -> Chart {
+        self.x_marks = Some(marks);
+        self
+    }
+
+    fn names(&self) -> Vec<String> {
+        match &self.body {
+            Body::Lines(series) => series.iter().map(|s| s.name.clone()).collect(),
+            Body::Bars { categories, .. } => categories.clone(),
+        }
     }
 
     fn draw_lines<DB: DrawingBackend>(

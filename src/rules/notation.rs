@@ -42,17 +42,27 @@ pub fn cells_to_otn(cells: &[u8], size: usize) -> String {
 
 /// Parses an OTN position record for this variant, with the given side to move.
 pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Position, RulesError> {
+    let cells = parse_otn_cells(text, variant.size)?;
+    Position::from_cells(variant, &cells, side).map_err(|e| RulesError::Position {
+        input: text.to_string(),
+        index: 0,
+        reason: e.to_string(),
+    })
+}
+
+/// The squares of an OTN position record on a `size` x `size` board, a1 first, as cell codes;
+/// no check beyond the record's shape and its piece letters.
+pub fn parse_otn_cells(text: &str, size: usize) -> Result<Vec<u8>, RulesError> {
     let err = |index: usize, reason: String| RulesError::Position {
         input: text.to_string(),
         index,
         reason,
     };
-    let size = variant.size;
     let trimmed = text.trim();
     if !trimmed.starts_with('/') || !trimmed.ends_with('/') || trimmed.len() < 2 {
         return Err(err(0, "a position record starts and ends with `/`".into()));
     }
-    let mut cells = vec![EMPTY; variant.squares];
+    let mut cells = vec![EMPTY; size * size];
     let (mut rank, mut file) = (0usize, 0usize);
     let bytes = trimmed.as_bytes();
     let mut i = 1;
@@ -112,7 +122,7 @@ pub fn parse_otn(variant: &Arc<Variant>, text: &str, side: Side) -> Result<Posit
     if rank != size {
         return Err(err(trimmed.len(), format!("{rank} ranks, expected {size}")));
     }
-    Position::from_cells(variant, &cells, side).map_err(|e| err(0, e.to_string()))
+    Ok(cells)
 }
 
 /// A move as written: squares and the captures it claims.

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 
 use super::error::RulesError;
-use super::notation::cells_to_otn;
-use super::piece::{Piece, PieceKind, Side};
+use super::notation::{cells_to_otn, parse_otn_cells};
+use super::piece::{Piece, Side};
 use super::presets::{preset_text, PRESET_NAMES};
 use super::rules::{
     Armed, BoardRules, CaptureRules, Dice, EndRules, Escape, Hostility, KingCapture, KingRules,
@@ -572,71 +572,32 @@ fn square_set(list: &str, size: usize) -> Result<Vec<u16>, String> {
 
 /// The variant file's layout rows (top rank first) from an OTN position (rank 1 first).
 fn layout_rows(position: &str, size: usize) -> Result<Vec<String>, String> {
-    let ranks: Vec<&str> = position.trim_matches('/').split('/').collect();
-    if ranks.len() != size {
-        return Err(format!("{} ranks for a {size}x{size} board", ranks.len()));
-    }
-    let mut rows = Vec::with_capacity(size);
-    for (i, rank) in ranks.iter().enumerate() {
-        let mut cells: Vec<char> = Vec::with_capacity(size);
-        let mut digits = String::new();
-        let flush = |digits: &mut String, cells: &mut Vec<char>| -> Result<(), String> {
-            if !digits.is_empty() {
-                // a huge count is refused before anything is allocated
-                let n: usize = digits
-                    .parse()
-                    .ok()
-                    .filter(|&n| cells.len() + n <= size)
-                    .ok_or_else(|| format!("rank {}: {digits} empty squares do not fit", i + 1))?;
-                cells.extend(std::iter::repeat_n('.', n));
-                digits.clear();
-            }
-            Ok(())
-        };
-        for c in rank.chars() {
-            if c.is_ascii_digit() {
-                digits.push(c);
-                continue;
-            }
-            flush(&mut digits, &mut cells)?;
-            let piece = Piece::from_otn_char(c)
-                .ok_or_else(|| format!("rank {}: `{c}` is not an OTN piece", i + 1))?;
-            cells.push(layout_char(piece).ok_or_else(|| {
-                format!("rank {}: tavlei has no `{c}` piece in its variants", i + 1)
-            })?);
-        }
-        flush(&mut digits, &mut cells)?;
-        if cells.len() != size {
-            return Err(format!(
-                "rank {} has {} squares, expected {size}",
-                i + 1,
-                cells.len()
-            ));
-        }
-        rows.push(
-            cells
-                .iter()
-                .map(char::to_string)
-                .collect::<Vec<_>>()
-                .join(" "),
-        );
-    }
+    let cells = parse_otn_cells(position, size).map_err(|e| e.to_string())?;
+    let mut rows: Vec<String> = cells
+        .chunks(size)
+        .enumerate()
+        .map(|(rank, squares)| {
+            let letters = squares.iter().map(|&code| match Piece::from_code(code) {
+                None => Ok('.'),
+                // a layout letter names a piece and side only where it reads back as that piece
+                Some(piece) => Some(piece.layout_char())
+                    .filter(|&c| Piece::from_layout_char(c) == Some(piece))
+                    .ok_or_else(|| {
+                        format!(
+                            "rank {}: tavlei has no `{}` piece in its variants",
+                            rank + 1,
+                            piece.otn_char()
+                        )
+                    }),
+            });
+            letters
+                .map(|c| c.map(String::from))
+                .collect::<Result<Vec<_>, _>>()
+                .map(|cells| cells.join(" "))
+        })
+        .collect::<Result<_, _>>()?;
     rows.reverse();
     Ok(rows)
-}
-
-/// A piece's letter in a variant file's layout, where it has one.
-fn layout_char(piece: Piece) -> Option<char> {
-    [
-        (Side::Attackers, PieceKind::Taflman, 'A'),
-        (Side::Defenders, PieceKind::Taflman, 'D'),
-        (Side::Defenders, PieceKind::King, 'K'),
-        (Side::Attackers, PieceKind::Commander, 'C'),
-        (Side::Defenders, PieceKind::Knight, 'N'),
-    ]
-    .iter()
-    .find(|(side, kind, _)| piece == Piece::new(*side, *kind))
-    .map(|t| t.2)
 }
 
 /// One rule that two variants set differently.

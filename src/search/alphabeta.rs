@@ -125,6 +125,16 @@ pub enum Limit {
     Nodes(u64),
 }
 
+/// An agent's budget as an alpha-beta limit: a count is a depth (at least 1), a time a time.
+impl From<super::Budget> for Limit {
+    fn from(budget: super::Budget) -> Limit {
+        match budget {
+            super::Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
+            super::Budget::Time(t) => Limit::Time(t),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AbResult {
     /// The move to play; `None` when the game is over, or when the die must be rolled first.
