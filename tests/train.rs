@@ -228,6 +228,96 @@ fn a_resumed_run_ends_with_the_same_weights() {
     );
 }
 
+/// The files of one committed step (`checkpoints/step-STEP/`).
+fn step_dir(run: &Path, step: u64) -> PathBuf {
+    run.join("checkpoints").join(format!("step-{step:08}"))
+}
+
+/// Names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_kill_while_a_checkpoint_is_written_resumes_from_the_committed_one() {
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
+    let cfg = tiny_config(12);
+    let data = [data];
+    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
+    train(
+        &request(&data, &init, &whole, &whole_run, &cfg),
+        &mut |_, _| {},
+    )
+    .expect("trains");
+    assert_eq!(names(&whole_run.join("checkpoints")), ["step-00000012"]);
+    // a run that got further, to borrow step 10's weights from
+    let (ahead, ahead_run) = (dir.join("ahead.safetensors"), dir.join("ahead"));
+    let mut further = request(&data, &init, &ahead, &ahead_run, &cfg);
+    further.stop_at = Some(10);
+    train(&further, &mut |_, _| {}).expect("trains");
+    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
+    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
+    first.stop_at = Some(7);
+    train(&first, &mut |_, _| {}).expect("trains");
+    // killed while step 10 was written: its weights are there, its optimizer state and the
+    // state.json naming it are not
+    let torn = step_dir(&cut_run, 10);
+    std::fs::create_dir_all(&torn).expect("dir");
+    for name in ["checkpoint.safetensors", "checkpoint.json"] {
+        std::fs::copy(step_dir(&ahead_run, 10).join(name), torn.join(name)).expect("copy");
+    }
+    let mut again = request(&data, &init, &cut, &cut_run, &cfg);
+    again.resume = true;
+    let resumed = train(&again, &mut |_, _| {}).expect("resumes");
+    assert_eq!(resumed.start_step, 7, "resumes from the committed step");
+    assert_eq!(weights(&whole), weights(&cut), "as if never killed");
+    assert_eq!(
+        names(&cut_run.join("checkpoints")),
+        ["step-00000012"],
+        "superseded and torn steps are removed"
+    );
+}
+
+#[test]
+fn a_run_directory_of_the_old_layout_resumes() {
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
+    let cfg = tiny_config(12);
+    let data = [data];
+    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
+    train(
+        &request(&data, &init, &whole, &whole_run, &cfg),
+        &mut |_, _| {},
+    )
+    .expect("trains");
+    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
+    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
+    first.stop_at = Some(7);
+    train(&first, &mut |_, _| {}).expect("trains");
+    // before step directories, the weights and optimizer state lay at the top
+    for name in names(&step_dir(&cut_run, 7)) {
+        std::fs::rename(step_dir(&cut_run, 7).join(&name), cut_run.join(&name)).expect("moves");
+    }
+    std::fs::remove_dir_all(cut_run.join("checkpoints")).expect("removes");
+    let mut again = request(&data, &init, &cut, &cut_run, &cfg);
+    again.resume = true;
+    assert_eq!(
+        train(&again, &mut |_, _| {}).expect("resumes").start_step,
+        7
+    );
+    assert_eq!(weights(&whole), weights(&cut), "as if never moved");
+    assert!(
+        !cut_run.join("optimizer.safetensors").exists(),
+        "the old layout's files go once a step directory holds the state"
+    );
+}
+
 #[test]
 fn augmentation_moves_policy_targets_with_the_board() {
     let v = Variant::load("brandubh").expect("preset");

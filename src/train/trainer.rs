@@ -1,5 +1,6 @@
 //! The training loop. Data order and augmentation are functions of the seed and the step, and
-//! checkpoints carry the optimizer state, so a run killed at any point resumes exactly.
+//! checkpoints carry the optimizer state, each step in its own directory committed by `state.json`,
+//! so a run killed at any point resumes exactly.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -68,11 +69,68 @@ pub struct TrainSummary {
     pub finished: bool,
 }
 
+/// `state.json`: the resumable state. Written last, it is what commits a checkpoint: the run
+/// resumes from `checkpoints/step-STEP/` of the step it names, whatever a kill left beside it.
 #[derive(Serialize, Deserialize)]
 struct State {
     step: u64,
     seed: u64,
     init_step: u64,
+}
+
+/// Where the weights and optimizer state of one step live: one directory per step, so that a
+/// kill while the next step's files are written leaves the committed pair whole.
+struct StepFiles {
+    weights: PathBuf,
+    optimizer: PathBuf,
+}
+
+impl StepFiles {
+    fn of(run_dir: &Path, step: u64) -> StepFiles {
+        let dir = run_dir.join("checkpoints").join(format!("step-{step:08}"));
+        StepFiles {
+            weights: dir.join("checkpoint.safetensors"),
+            optimizer: dir.join("optimizer.safetensors"),
+        }
+    }
+
+    /// The layout before step directories (weights and optimizer at the top of the run
+    /// directory), still resumed when its two files agree.
+    fn legacy(run_dir: &Path) -> StepFiles {
+        StepFiles {
+            weights: run_dir.join("checkpoint.safetensors"),
+            optimizer: run_dir.join("optimizer.safetensors"),
+        }
+    }
+}
+
+/// After `keep` is committed: removes every other step directory (the ones it superseded or a
+/// kill left uncommitted) and the legacy layout's files.
+fn remove_other_steps(run_dir: &Path, keep: u64) -> Result<(), TrainError> {
+    let legacy = StepFiles::legacy(run_dir);
+    let sidecar = crate::nn::checkpoint::sidecar_path(&legacy.weights);
+    for file in [&legacy.weights, &sidecar, &legacy.optimizer] {
+        match std::fs::remove_file(file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(file)(e)),
+            _ => {}
+        }
+    }
+    let dir = run_dir.join("checkpoints");
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(&dir)(e)),
+    };
+    let keep = format!("step-{keep:08}");
+    for entry in entries {
+        let entry = entry.map_err(io(&dir))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("step-") && name != keep {
+            std::fs::remove_dir_all(entry.path()).map_err(io(&entry.path()))?;
+        }
+    }
+    Ok(())
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
@@ -179,13 +237,27 @@ pub fn train(
     let cfg = req.config;
     let clock = Instant::now();
     std::fs::create_dir_all(req.run_dir).map_err(io(req.run_dir))?;
-    let ckpt = req.run_dir.join("checkpoint.safetensors");
-    let opt_path = req.run_dir.join("optimizer.safetensors");
     let state_path = req.run_dir.join("state.json");
     let metrics_path = req.run_dir.join("metrics.csv");
 
-    let resuming = req.resume && state_path.exists() && ckpt.exists();
-    let mut net = Network::load(if resuming { &ckpt } else { req.init }, None, req.device)?;
+    let resumed: Option<(State, StepFiles)> = if req.resume && state_path.exists() {
+        let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+        let state: State = serde_json::from_str(&text).map_err(|e| TrainError::Io {
+            path: state_path.clone(),
+            message: e.to_string(),
+        })?;
+        let files = StepFiles::of(req.run_dir, state.step);
+        let files = if !files.weights.exists() && StepFiles::legacy(req.run_dir).weights.exists() {
+            StepFiles::legacy(req.run_dir)
+        } else {
+            files
+        };
+        Some((state, files))
+    } else {
+        None
+    };
+    let weights = resumed.as_ref().map_or(req.init, |(_, f)| &f.weights);
+    let mut net = Network::load(weights, None, req.device)?;
     let variant = Variant::load(&net.meta.variant)?;
     let mut state = State {
         step: 0,
@@ -193,20 +265,16 @@ pub fn train(
         init_step: net.meta.step,
     };
     let mut opt = Optimizer::new(&net.vs, cfg);
-    if resuming {
-        let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
-        state = serde_json::from_str(&text).map_err(|e| TrainError::Io {
-            path: state_path.clone(),
-            message: e.to_string(),
-        })?;
-        opt.load(&opt_path)?;
-        // the weights' step is the truth (files are written optimizer, weights, state): a kill
-        // between them must not make the run repeat or skip steps silently
-        state.step = net.meta.step.saturating_sub(state.init_step);
-        if opt.updates != state.step {
+    if let Some((saved, files)) = resumed {
+        state = saved;
+        opt.load(&files.optimizer)?;
+        // the committed step, its weights and its optimizer state must agree: anything else is
+        // a damaged run directory, not something to paper over by repeating or skipping steps
+        let weights_step = net.meta.step.saturating_sub(state.init_step);
+        if opt.updates != state.step || weights_step != state.step {
             return Err(TrainError::Io {
-                path: opt_path.clone(),
-                message: format!("optimizer state is at step {}, the weights at step {}: the run directory is inconsistent; start it afresh", opt.updates, state.step),
+                path: files.optimizer.clone(),
+                message: format!("state.json says step {}, the optimizer state is at step {} and the weights at step {}: the run directory is inconsistent; start it afresh", state.step, opt.updates, weights_step),
             });
         }
         if state.seed != req.seed {
@@ -310,11 +378,13 @@ pub fn train(
         }
         if state.step.is_multiple_of(cfg.checkpoint_every) || last {
             net.meta.step = state.init_step + state.step;
-            opt.save(&opt_path)?;
-            net.save(&ckpt)?;
+            let files = StepFiles::of(req.run_dir, state.step);
+            net.save(&files.weights)?;
+            opt.save(&files.optimizer)?;
             let text = serde_json::to_string_pretty(&state)
                 .map_err(|e| io(&state_path)(std::io::Error::other(e)))?;
             crate::atomic::write(&state_path, &text).map_err(|e| io(&state_path)(e.into()))?;
+            remove_other_steps(req.run_dir, state.step)?;
         }
         if req.stop_at == Some(state.step) {
             break;
