@@ -1,8 +1,10 @@
-//! `tavlei engine --protocol htp`: an engine on standard input and output for other programs.
+//! `tavlei engine --protocol htp|otep`: an engine on standard input and output for other
+//! programs.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use tavlei::engine::htp::HtpEngine;
+use tavlei::engine::otep::{EngineSetup, OtepEngine};
 use tavlei::engine::player::Player;
 use tavlei::eval::agent::AgentSpec;
 
@@ -14,14 +16,19 @@ use super::args::{SeedArg, VariantArg};
 pub enum Protocol {
     /// The Hnefatafl Text Protocol of hnefatafl.org.
     Htp,
+    /// OpenTafl's external engine protocol (the host sends the rules).
+    Otep,
 }
 
 #[derive(Args)]
 pub struct EngineArgs {
     #[arg(long, value_enum)]
     protocol: Protocol,
-    #[command(flatten)]
-    variant: VariantArg,
+    /// The variant (a preset name, variant file or OTN rules string). HTP: the one played.
+    /// OTEP: optional, the one a network was trained for (the host sends the rules played;
+    /// rules equal to this variant's are played under its name).
+    #[arg(long)]
+    variant: Option<String>,
     /// The player: any agent spec (random, mcts:B, ab:B, net:CKPT:B, gumbel:CKPT:B); a clock set
     /// by the host replaces its budget with a share of the time left.
     #[arg(long, default_value = "ab:t=1s")]
@@ -33,18 +40,30 @@ pub struct EngineArgs {
 }
 
 pub fn run(args: EngineArgs) -> Result<()> {
-    let v = args.variant.load()?;
-    // the variant's own name: a network checkpoint names its variant, not the file it came from
-    let player = Player::new(
-        &args.agent,
-        v.name(),
-        args.device.resolve()?,
-        args.seed.seed,
-    )?;
+    let device = args.device.resolve()?;
+    let variant = args
+        .variant
+        .map(|variant| VariantArg { variant }.load())
+        .transpose()?;
+    let stdin = std::io::stdin();
     match args.protocol {
         Protocol::Htp => {
-            let stdin = std::io::stdin();
+            let Some(v) = variant else {
+                bail!("--protocol htp needs --variant (copenhagen, brandubh, ...)");
+            };
+            // the variant's own name: a network checkpoint names its variant, not the file it
+            // came from
+            let player = Player::new(&args.agent, v.name(), device, args.seed.seed)?;
             HtpEngine::new(v, player).run(stdin.lock(), std::io::stdout().lock())?;
+        }
+        Protocol::Otep => {
+            let setup = EngineSetup {
+                agent: args.agent,
+                home: variant,
+                device,
+                seed: args.seed.seed,
+            };
+            OtepEngine::new(setup).run(stdin.lock(), std::io::stdout().lock())?;
         }
     }
     Ok(())

@@ -74,7 +74,8 @@ enum Command {
     Pipeline(pipeline::PipelineArgs),
     /// Random games of every preset: outcome shares and the engine's speed, in one table.
     Demo(demo::DemoArgs),
-    /// An engine for other programs on standard input and output (the Hnefatafl Text Protocol).
+    /// An engine for other programs on standard input and output (HTP of hnefatafl.org, or
+    /// OpenTafl's engine protocol).
     Engine(engine::EngineArgs),
 }
 

@@ -5,6 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::analysis::{Analysis, Candidate};
 use crate::eval::agent::{Agent, AgentKind, AgentSpec, EvalError};
 use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
@@ -38,18 +39,62 @@ impl Player {
     /// The move to play in `pos` (after any die roll), searching within `budget`, or the agent's
     /// own budget when `None`. `None` when the game is over or no move is legal.
     pub fn choose(&mut self, pos: &Position, budget: Option<Budget>) -> Option<Move> {
+        self.analyse(pos, budget).map(|a| a.best)
+    }
+
+    /// The agent's search of `pos` (after any die roll) within `budget` (its own when `None`):
+    /// the move it plays and its candidates. `None` when the game is over or no move is legal.
+    pub fn analyse(&mut self, pos: &Position, budget: Option<Budget>) -> Option<Analysis> {
         if pos.outcome().is_some() {
             return None;
         }
         let budget = budget.unwrap_or(self.agent.spec.budget);
         if let Some(ab) = self.agent.alphabeta.as_mut() {
             ab.clear();
-            return ab.search(pos, Limit::from(budget)).best;
+            let result = ab.search(pos, Limit::from(budget));
+            let best = result.best?;
+            let value = ab.value(result.score);
+            return Some(Analysis {
+                best,
+                value,
+                work: result.nodes,
+                depth: Some(result.depth),
+                candidates: vec![Candidate {
+                    mv: best,
+                    visits: 0,
+                    prior: None,
+                    value: Some(value),
+                    proof: None,
+                    pv: result.pv,
+                }],
+            });
         }
         if self.agent.spec.kind == AgentKind::Random {
             let mut legal = Vec::new();
             pos.legal_moves(&mut legal);
-            return (!legal.is_empty()).then(|| legal[self.rng.random_range(0..legal.len())]);
+            let best = *legal.get(self.rng.random_range(0..legal.len().max(1)))?;
+            let prior = 1.0 / legal.len() as f32;
+            let candidates = legal
+                .iter()
+                .map(|&mv| Candidate {
+                    mv,
+                    visits: 0,
+                    prior: Some(prior),
+                    value: None,
+                    proof: None,
+                    pv: vec![mv],
+                })
+                .collect();
+            return Some(
+                Analysis {
+                    best,
+                    value: 0.0,
+                    work: 0,
+                    depth: None,
+                    candidates,
+                }
+                .sorted(),
+            );
         }
         let evaluator = self.agent.evaluator.as_mut()?;
         // no exploration noise: an engine plays its best move
@@ -58,7 +103,31 @@ impl Player {
             ..SearchConfig::default()
         });
         let mut search = Search::new(pos.clone(), config, budget);
-        single::run(&mut search, evaluator.as_mut(), &mut self.rng).map(|d| d.best)
+        let decision = single::run(&mut search, evaluator.as_mut(), &mut self.rng)?;
+        let tree = search.tree();
+        let candidates = tree
+            .root_children()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| Candidate {
+                mv: c.mv,
+                visits: c.visits,
+                prior: Some(c.prior),
+                value: c.q,
+                proof: c.proof,
+                pv: tree.principal_variation(k),
+            })
+            .collect();
+        Some(
+            Analysis {
+                best: decision.best,
+                value: decision.value,
+                work: decision.simulations as u64,
+                depth: None,
+                candidates,
+            }
+            .sorted(),
+        )
     }
 }
 

@@ -731,6 +731,24 @@ impl Tree {
             .collect()
     }
 
+    /// The expected line after the root's `k`-th child (in `root_children` order): its move,
+    /// then at each node the most visited child, until an unvisited node or a die roll.
+    pub fn principal_variation(&self, k: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut node = self.child_range(0).nth(k);
+        while let Some(n) = node {
+            let Edge::Move(mv) = self.nodes[n].edge else {
+                break;
+            };
+            line.push(mv);
+            node = self
+                .child_range(n)
+                .filter(|&c| self.nodes[c].visits > 0)
+                .max_by_key(|&c| self.nodes[c].visits);
+        }
+        line
+    }
+
     /// Plays `mv` at the root and keeps its subtree (tree reuse). After a move into a chance
     /// node, `roll` picks the subtree of the die that was rolled.
     pub fn advance(&mut self, mv: Move, roll: Option<u8>) {
