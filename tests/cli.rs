@@ -458,3 +458,30 @@ fn render_draws_positions_and_recorded_games() {
     let neither = tavlei(&["render", "--variant", "brandubh"]);
     assert_eq!(neither.status.code(), Some(2), "--svg or --png is required");
 }
+
+#[test]
+fn analyze_answers_json_lines_through_the_command() {
+    let input = "{\"id\": \"a\", \"max_moves\": 2}\n{\"id\": \"b\", \"moves\": [\"d2-b2\"], \"agent\": \"ab:2\"}\nnot json\n";
+    let out = tavlei_stdin(
+        &["analyze", "--variant", "brandubh", "--agent", "mcts:32"],
+        input,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers = json_lines(&stdout(&out));
+    assert_eq!(answers.len(), 3);
+    let by_id = |id: serde_json::Value| {
+        answers
+            .iter()
+            .find(|a| a["id"] == id)
+            .unwrap_or_else(|| panic!("an answer for {id}"))
+    };
+    assert_eq!(by_id("a".into())["moves"].as_array().map(Vec::len), Some(2));
+    assert_eq!(by_id("b".into())["to_move"], "defenders");
+    assert!(by_id(serde_json::Value::Null)["error"]
+        .as_str()
+        .is_some_and(|e| e.starts_with("line 3")));
+}

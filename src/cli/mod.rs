@@ -1,5 +1,6 @@
 //! Subcommands: thin adapters that parse arguments, call the library and print results.
 
+mod analyze;
 mod args;
 mod data;
 mod demo;
@@ -74,6 +75,8 @@ enum Command {
     Pipeline(pipeline::PipelineArgs),
     /// Random games of every preset: outcome shares and the engine's speed, in one table.
     Demo(demo::DemoArgs),
+    /// Analysis on JSON lines: queries in, candidate moves with visits, values and lines out.
+    Analyze(analyze::AnalyzeArgs),
     /// An engine for other programs on standard input and output (HTP of hnefatafl.org, or
     /// OpenTafl's engine protocol).
     Engine(engine::EngineArgs),
@@ -106,6 +109,7 @@ pub fn run() -> Result<()> {
         Command::Balance(args) => eval::run_balance_cmd(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Analyze(args) => analyze::run(args),
     }
 }
 

@@ -3,6 +3,7 @@
 //! `tavlei analyze`) report it; `Player::analyse` makes it.
 
 use crate::rules::Move;
+use crate::search::driver::{Decision, Search};
 use crate::search::tree::Proof;
 
 /// One candidate move at the root.
@@ -38,6 +39,32 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// A finished tree search's root: every child with its statistics and expected line.
+    pub fn of_search(search: &Search, decision: &Decision) -> Analysis {
+        let tree = search.tree();
+        let candidates = tree
+            .root_children()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| Candidate {
+                mv: c.mv,
+                visits: c.visits,
+                prior: Some(c.prior),
+                value: c.q,
+                proof: c.proof,
+                pv: tree.principal_variation(k),
+            })
+            .collect();
+        Analysis {
+            best: decision.best,
+            value: decision.value,
+            work: decision.simulations as u64,
+            depth: None,
+            candidates,
+        }
+        .sorted()
+    }
+
     /// Puts `best` first and the rest by visits, then prior (stable for equal statistics).
     pub fn sorted(mut self) -> Analysis {
         let best = self.best;

@@ -3,6 +3,7 @@
 //! protocol), and the analysis a search gives them.
 
 pub mod analysis;
+pub mod analyze;
 pub mod htp;
 pub mod otep;
 pub mod player;

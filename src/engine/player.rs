@@ -9,6 +9,7 @@ use super::analysis::{Analysis, Candidate};
 use crate::eval::agent::{Agent, AgentKind, AgentSpec, EvalError};
 use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
+use crate::search::evaluator::Evaluator;
 use crate::search::tree::SearchConfig;
 use crate::search::{single, Budget, Search};
 
@@ -96,38 +97,26 @@ impl Player {
                 .sorted(),
             );
         }
+        let config = self.search_config()?;
         let evaluator = self.agent.evaluator.as_mut()?;
-        // no exploration noise: an engine plays its best move
-        let config = self.agent.spec.search_config(&SearchConfig {
-            dirichlet_epsilon: 0.0,
-            ..SearchConfig::default()
-        });
         let mut search = Search::new(pos.clone(), config, budget);
         let decision = single::run(&mut search, evaluator.as_mut(), &mut self.rng)?;
-        let tree = search.tree();
-        let candidates = tree
-            .root_children()
-            .iter()
-            .enumerate()
-            .map(|(k, c)| Candidate {
-                mv: c.mv,
-                visits: c.visits,
-                prior: Some(c.prior),
-                value: c.q,
-                proof: c.proof,
-                pv: tree.principal_variation(k),
-            })
-            .collect();
-        Some(
-            Analysis {
-                best: decision.best,
-                value: decision.value,
-                work: decision.simulations as u64,
-                depth: None,
-                candidates,
-            }
-            .sorted(),
-        )
+        Some(Analysis::of_search(&search, &decision))
+    }
+
+    /// The search settings of a tree-search agent, without exploration noise (an engine plays
+    /// its best move); `None` for alpha-beta and random.
+    pub fn search_config(&self) -> Option<SearchConfig> {
+        self.agent.evaluator.as_ref()?;
+        Some(self.agent.spec.search_config(&SearchConfig {
+            dirichlet_epsilon: 0.0,
+            ..SearchConfig::default()
+        }))
+    }
+
+    /// The evaluator of a tree-search agent, for callers that batch several searches.
+    pub fn evaluator(&mut self) -> Option<&mut dyn Evaluator> {
+        Some(self.agent.evaluator.as_mut()?.as_mut())
     }
 }
 
