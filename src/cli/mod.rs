@@ -6,6 +6,7 @@ mod demo;
 mod engine;
 mod eval;
 mod info;
+mod onnx;
 mod perft;
 mod pictures;
 mod pipeline;
@@ -76,6 +77,8 @@ enum Command {
     Demo(demo::DemoArgs),
     /// An engine for other programs on standard input and output (the Hnefatafl Text Protocol).
     Engine(engine::EngineArgs),
+    /// A checkpoint as an ONNX file, checked against tch through onnxruntime.
+    ExportOnnx(onnx::ExportOnnxArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -105,6 +108,7 @@ pub fn run() -> Result<()> {
         Command::Balance(args) => eval::run_balance_cmd(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::ExportOnnx(args) => onnx::run(args),
     }
 }
 
