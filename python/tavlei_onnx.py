@@ -37,7 +37,8 @@ HEAD_CHANNELS = 32  # nn::model::HEAD_CHANNELS
 VALUE_HIDDEN = 64  # width of value_hidden
 BN_EPSILON = 1e-5  # libtorch's batch-norm default, which tch uses
 CHECKPOINT_FORMAT = 1  # nn::checkpoint::CHECKPOINT_FORMAT
-# Opset 17: new enough for every layer here, old enough for onnxruntime-web and tract.
+# Opset 17 has every layer here; pinned rather than the exporter's newest so that older ONNX
+# runtimes read the file too.
 OPSET = 17
 
 EXIT_MISSING_PACKAGE = 3
@@ -98,7 +99,9 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
         shape = tuple(entry["shape"])
         start, end = entry["data_offsets"]
         if not 0 <= start <= end <= len(body):
-            raise BadCheckpoint(f"{path}: tensor {name}'s bytes {start}..{end} lie outside the file")
+            raise BadCheckpoint(
+                f"{path}: tensor {name}'s bytes {start}..{end} lie outside the file"
+            )
         array = np.frombuffer(body[start:end], dtype=dtype)
         if array.size != int(np.prod(shape)):
             raise BadCheckpoint(f"{path}: tensor {name} holds {array.size} values, shape {shape}")
@@ -192,7 +195,9 @@ def load_weights(net: Any, tensors: dict[str, np.ndarray], path: Path) -> None:
     for name in sorted(set(expected) & set(tensors)):
         want, got = tuple(expected[name].shape), tensors[name].shape
         if want != got:
-            problems.append(f"{name} has shape {list(got)}, the sidecar's architecture needs {list(want)}")
+            problems.append(
+                f"{name} has shape {list(got)}, the sidecar's architecture needs {list(want)}"
+            )
     if problems:
         raise BadCheckpoint(f"{path}: weights do not fit the sidecar: " + "; ".join(problems))
     state = {name: torch.from_numpy(tensors[name].copy()) for name in expected}
@@ -233,7 +238,7 @@ def export(args: argparse.Namespace) -> None:
             opset_version=OPSET,
             input_names=["planes"],
             output_names=["policy_logits", "value"],
-            dynamic_axes={"planes": {0: "batch"}, "policy_logits": {0: "batch"}, "value": {0: "batch"}},
+            dynamic_axes={name: {0: "batch"} for name in ("planes", "policy_logits", "value")},
             do_constant_folding=True,
         )
     model = onnx.load_from_string(buffer.getvalue())
@@ -254,8 +259,9 @@ def export(args: argparse.Namespace) -> None:
         model.metadata_props.add(key=key, value=value)
     model.producer_name = "tavlei"
     model.doc_string = (
-        f"tavlei policy-value network for {meta['variant']}. planes [batch, {planes}, {size}, {size}] "
-        f"float32 (encoding version {meta['encoding_version']}); policy_logits [batch, {policy_size}]: "
+        f"tavlei policy-value network for {meta['variant']}. "
+        f"planes [batch, {planes}, {size}, {size}] float32 "
+        f"(encoding version {meta['encoding_version']}); policy_logits [batch, {policy_size}]: "
         f"{POLICY_CHANNELS} logits per square, channel-major, then stop and pass; value [batch] "
         "in (-1, 1) for the side to move."
     )

@@ -346,17 +346,23 @@ fn without_python_the_error_names_the_make_target() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let ckpt = PathBuf::from("models/brandubh.safetensors");
     let out = tmp.path().join("b.onnx");
-    let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args(["export-onnx"])
-        .args([&ckpt, &out])
-        .env("TAVLEI_PYTHON", tmp.path().join("no-python"))
-        .output()
-        .expect("runs");
-    let err = stderr(&run);
-    assert!(!run.status.success());
-    assert!(
-        err.contains("no python at") && err.contains("make setup-onnx"),
-        "{err}"
-    );
-    assert!(!out.exists());
+    let missing = tmp.path().join("no-python");
+    // a python named directly, and a venv without one
+    for (key, value) in [("TAVLEI_PYTHON", &missing), ("TAVLEI_VENV", &missing)] {
+        let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+            .args(["export-onnx"])
+            .args([&ckpt, &out])
+            .env_remove("TAVLEI_PYTHON")
+            .env(key, value)
+            .output()
+            .expect("runs");
+        let err = stderr(&run);
+        assert!(!run.status.success());
+        assert!(
+            err.contains(&format!("no python at {}", missing.display()))
+                && err.contains("make setup-onnx"),
+            "{key}: {err}"
+        );
+        assert!(!out.exists());
+    }
 }

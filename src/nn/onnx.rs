@@ -83,13 +83,15 @@ impl OnnxError {
     }
 }
 
-/// The python that runs the export: `TAVLEI_PYTHON`, else `TAVLEI_VENV/bin/python`, else the
-/// default venv's. An error (naming the make target) when it does not exist.
+/// The python that runs the export: `TAVLEI_PYTHON` (a path, or a name looked up on `PATH` when
+/// it runs), else `TAVLEI_VENV/bin/python`, else the default venv's. An error (naming the make
+/// target) when the venv's python does not exist.
 pub fn find_python() -> Result<PathBuf, OnnxError> {
     let env = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
-    let python = if let Some(python) = env("TAVLEI_PYTHON") {
-        PathBuf::from(python)
-    } else if let Some(venv) = env("TAVLEI_VENV") {
+    if let Some(python) = env("TAVLEI_PYTHON") {
+        return Ok(PathBuf::from(python));
+    }
+    let python = if let Some(venv) = env("TAVLEI_VENV") {
         PathBuf::from(venv).join("bin/python")
     } else {
         let home = env("HOME").map(PathBuf::from).unwrap_or_default();
