@@ -6,6 +6,11 @@ TAVLEI_VENV ?= $(HOME)/.cache/tavlei/torch-$(TORCH_VERSION)
 NUMPY_VERSION := 2.4.6
 # numpy: the tests read the NumPy export back with numpy itself
 TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-numpy-$(NUMPY_VERSION)-installed
+# ONNX export (`tavlei export-onnx`, `make test-onnx`): onnx writes and checks the file,
+# onnxruntime runs it; torch's TorchScript exporter needs nothing more (no onnxscript).
+ONNX_VERSION := 1.23.2
+ONNXRUNTIME_VERSION := 1.31.1
+ONNX_STAMP := $(TAVLEI_VENV)/.onnx-$(ONNX_VERSION)-onnxruntime-$(ONNXRUNTIME_VERSION)-installed
 
 # torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it.
 export LIBTORCH_USE_PYTORCH := 1
@@ -14,7 +19,7 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test test-browser test-htp fuzz run bench fmt clippy clean-venv env
+.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx fuzz run bench fmt clippy clean-venv env
 
 all: build
 
@@ -35,6 +40,7 @@ test: setup
 	$(CARGO) test
 	$(MAKE) test-browser
 	$(MAKE) test-htp
+	$(MAKE) test-onnx
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
@@ -44,6 +50,14 @@ $(HTP_REFERENCE):
 	$(CARGO) install hnefatafl-copenhagen --version 6.4.1 --no-default-features --bin hnefatafl-text-protocol --root $(HTP_ROOT)
 test-htp: setup $(HTP_REFERENCE)
 	TAVLEI_HTP_REFERENCE=$(HTP_REFERENCE) $(CARGO) test --test htp -- --ignored --nocapture
+
+# ONNX export against tch through onnxruntime (the packages installed once into the venv, ~15 s).
+setup-onnx: $(ONNX_STAMP)
+$(ONNX_STAMP): $(TORCH_STAMP)
+	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check onnx==$(ONNX_VERSION) onnxruntime==$(ONNXRUNTIME_VERSION)
+	touch $@
+test-onnx: setup-onnx
+	TAVLEI_PYTHON=$(TAVLEI_VENV)/bin/python $(CARGO) test --test onnx -- --ignored --nocapture
 
 # The game viewer in headless Chromium (Debian's package, installed here on first use; apt-get
 # needs root).

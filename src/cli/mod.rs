@@ -7,6 +7,7 @@ mod demo;
 mod engine;
 mod eval;
 mod info;
+mod onnx;
 mod perft;
 mod pictures;
 mod pipeline;
@@ -80,6 +81,8 @@ enum Command {
     /// An engine for other programs on standard input and output (HTP of hnefatafl.org, or
     /// OpenTafl's engine protocol).
     Engine(engine::EngineArgs),
+    /// A checkpoint as an ONNX file, checked against tch through onnxruntime.
+    ExportOnnx(onnx::ExportOnnxArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -110,6 +113,7 @@ pub fn run() -> Result<()> {
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::ExportOnnx(args) => onnx::run(args),
     }
 }
 

@@ -65,6 +65,16 @@ impl CheckpointMeta {
         Ok(meta)
     }
 
+    /// Reads and checks the sidecar of the checkpoint whose weights are at `path`.
+    pub fn read(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+        let sidecar = sidecar_path(path);
+        let text = std::fs::read_to_string(&sidecar).map_err(|e| CheckpointError::Io {
+            path: path.to_path_buf(),
+            message: format!("cannot read sidecar {}: {e}", sidecar.display()),
+        })?;
+        CheckpointMeta::parse(&text, path)
+    }
+
     /// The input encoding of a checked sidecar.
     fn encoding(&self) -> Encoding {
         Encoding::from_version(self.encoding_version)
@@ -150,12 +160,7 @@ impl Network {
         variant: Option<&str>,
         device: Device,
     ) -> Result<Network, CheckpointError> {
-        let sidecar = sidecar_path(path);
-        let text = std::fs::read_to_string(&sidecar).map_err(|e| CheckpointError::Io {
-            path: path.to_path_buf(),
-            message: format!("cannot read sidecar {}: {e}", sidecar.display()),
-        })?;
-        let meta = CheckpointMeta::parse(&text, path)?;
+        let meta = CheckpointMeta::read(path)?;
         if let Some(expected) = variant {
             if meta.variant != expected {
                 return Err(CheckpointError::WrongVariant {

@@ -4,6 +4,7 @@
 pub mod checkpoint;
 pub mod device;
 pub mod model;
+pub mod onnx;
 
 pub use checkpoint::{CheckpointError, CheckpointMeta, Network};
 pub use model::Architecture;
