@@ -9,6 +9,7 @@ mod info;
 mod perft;
 mod pictures;
 mod pipeline;
+mod play;
 mod random;
 mod replay;
 mod rules;
@@ -76,6 +77,8 @@ enum Command {
     Demo(demo::DemoArgs),
     /// An engine for other programs on standard input and output (the Hnefatafl Text Protocol).
     Engine(engine::EngineArgs),
+    /// Play against an agent at the terminal.
+    Play(play::PlayArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -105,6 +108,7 @@ pub fn run() -> Result<()> {
         Command::Balance(args) => eval::run_balance_cmd(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 
