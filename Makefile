@@ -19,7 +19,7 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx fuzz run bench fmt clippy clean-venv env
+.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play fuzz run bench fmt clippy clean-venv env
 
 all: build
 
@@ -41,6 +41,7 @@ test: setup
 	$(MAKE) test-browser
 	$(MAKE) test-htp
 	$(MAKE) test-onnx
+	$(MAKE) test-play
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
@@ -64,6 +65,12 @@ test-onnx: setup-onnx
 test-browser: setup
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	TAVLEI_CHROMIUM=$$(command -v chromium) $(CARGO) test --test viewer -- --ignored
+
+# `tavlei play` as a person plays it, in a detached tmux session (Debian's package, installed here
+# on first use; apt-get needs root).
+test-play: setup
+	@command -v tmux >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux)
+	$(CARGO) test --test play_tmux -- --ignored
 
 # The fuzz properties of tests/fuzz.rs with many more cases than `make test` gives them (256).
 FUZZ_CASES ?= 20000

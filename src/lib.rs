@@ -11,6 +11,7 @@ pub mod engine;
 pub mod eval;
 pub mod nn;
 pub mod pipeline;
+pub mod play;
 pub mod report;
 pub mod rules;
 pub mod search;

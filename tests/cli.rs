@@ -485,3 +485,30 @@ fn analyze_answers_json_lines_through_the_command() {
         .as_str()
         .is_some_and(|e| e.starts_with("line 3")));
 }
+
+/// `tavlei play` with its input piped: no colour codes off a terminal, the move played and the
+/// agent's answer, `quit` ending it cleanly; a bad side is a usage error.
+#[test]
+fn play_reads_moves_from_a_pipe_without_colour() {
+    let out = tavlei_stdin(
+        &[
+            "play",
+            "--variant",
+            "brandubh",
+            "--agent",
+            "random",
+            "--side",
+            "attackers",
+        ],
+        "d6-c6\nquit\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("You play d6-c6."), "{text}");
+    assert!(text.contains("random thinks... "), "{text}");
+    assert!(text.contains(" 7  #  .  .  A  .  .  #  7\n"), "{text}");
+    assert!(text.ends_with("Goodbye.\n"), "{text}");
+    assert!(!text.contains('\x1b'), "{text:?}");
+    let bad = tavlei(&["play", "--variant", "brandubh", "--side", "sideways"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a side"));
+}

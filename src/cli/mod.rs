@@ -11,6 +11,7 @@ mod onnx;
 mod perft;
 mod pictures;
 mod pipeline;
+mod play;
 mod random;
 mod replay;
 mod rules;
@@ -83,6 +84,8 @@ enum Command {
     Engine(engine::EngineArgs),
     /// A checkpoint as an ONNX file, checked against tch through onnxruntime.
     ExportOnnx(onnx::ExportOnnxArgs),
+    /// Play against an agent at the terminal.
+    Play(play::PlayArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -114,6 +117,7 @@ pub fn run() -> Result<()> {
         Command::Engine(args) => engine::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::ExportOnnx(args) => onnx::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Analysis {
     pub work: u64,
     /// Alpha-beta's deepest completed iteration.
     pub depth: Option<u32>,
+    /// The tree search solver's proof of the position, when it has one.
+    pub proof: Option<Proof>,
     /// The candidates, `best` first, then by visits and prior.
     pub candidates: Vec<Candidate>,
 }
@@ -60,6 +62,7 @@ impl Analysis {
             value: decision.value,
             work: decision.simulations as u64,
             depth: None,
+            proof: decision.proof,
             candidates,
         }
         .sorted()

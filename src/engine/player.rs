@@ -2,6 +2,8 @@
 //! anything else that asks "what would you play here?": any agent spec, within its own budget
 //! or one the caller gives (a clock's share).
 
+use std::time::{Duration, Instant};
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -11,7 +13,37 @@ use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
 use crate::search::evaluator::Evaluator;
 use crate::search::tree::SearchConfig;
-use crate::search::{single, Budget, Search};
+use crate::search::{single, Budget, Proof, Search};
+
+/// What a search found besides its move, for a person reading along.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchSummary {
+    /// A uniformly random legal move: no search.
+    Random,
+    /// Alpha-beta: the deepest iteration completed, the nodes visited, the value for the side to
+    /// move in [-1, 1] (±1 a found win or loss) and the expected line.
+    AlphaBeta {
+        depth: u32,
+        nodes: u64,
+        value: f32,
+        line: Vec<Move>,
+    },
+    /// A tree search (pure MCTS, network PUCT, Gumbel): its simulations (0 for the raw policy),
+    /// the root value for the side to move and the solver's proof, if any.
+    Tree {
+        simulations: u32,
+        value: f32,
+        proof: Option<Proof>,
+    },
+}
+
+/// A chosen move with its search and the time it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    pub mv: Move,
+    pub search: SearchSummary,
+    pub elapsed: Duration,
+}
 
 pub struct Player {
     agent: Agent,
@@ -43,6 +75,36 @@ impl Player {
         self.analyse(pos, budget).map(|a| a.best)
     }
 
+    /// As [`Player::choose`], with what the search found and how long it took.
+    pub fn think(&mut self, pos: &Position, budget: Option<Budget>) -> Option<Thought> {
+        let started = Instant::now();
+        let analysis = self.analyse(pos, budget)?;
+        let search = if let Some(depth) = analysis.depth {
+            SearchSummary::AlphaBeta {
+                depth,
+                nodes: analysis.work,
+                value: analysis.value,
+                line: analysis
+                    .candidates
+                    .first()
+                    .map_or_else(Vec::new, |c| c.pv.clone()),
+            }
+        } else if self.agent.spec.kind == AgentKind::Random {
+            SearchSummary::Random
+        } else {
+            SearchSummary::Tree {
+                simulations: analysis.work as u32,
+                value: analysis.value,
+                proof: analysis.proof,
+            }
+        };
+        Some(Thought {
+            mv: analysis.best,
+            search,
+            elapsed: started.elapsed(),
+        })
+    }
+
     /// The agent's search of `pos` (after any die roll) within `budget` (its own when `None`):
     /// the move it plays and its candidates. `None` when the game is over or no move is legal.
     pub fn analyse(&mut self, pos: &Position, budget: Option<Budget>) -> Option<Analysis> {
@@ -60,6 +122,7 @@ impl Player {
                 value,
                 work: result.nodes,
                 depth: Some(result.depth),
+                proof: None,
                 candidates: vec![Candidate {
                     mv: best,
                     visits: 0,
@@ -92,6 +155,7 @@ impl Player {
                     value: 0.0,
                     work: 0,
                     depth: None,
+                    proof: None,
                     candidates,
                 }
                 .sorted(),
@@ -126,16 +190,55 @@ mod tests {
     use crate::rules::Variant;
 
     #[test]
-    fn every_kind_of_agent_answers_with_a_legal_move() {
+    fn every_kind_of_agent_answers_with_a_legal_move_and_its_search() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ckpt = dir.path().join("tiny.safetensors");
+        let arch = crate::nn::model::Architecture {
+            blocks: 1,
+            channels: 8,
+        };
+        crate::nn::Network::new("brandubh", arch, tch::Device::Cpu, 1)
+            .save(&ckpt)
+            .expect("saved");
         let v = Variant::load("brandubh").expect("preset");
         let pos = Position::start(&v);
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
-        for spec in ["random", "mcts:16", "ab:2"] {
-            let spec = AgentSpec::parse(spec).expect("spec");
+        let net = ckpt.display();
+        let specs = [
+            "random".to_string(),
+            "mcts:16".into(),
+            "ab:2".into(),
+            format!("net:{net}"),
+            format!("net:{net}:8"),
+            format!("gumbel:{net}:8"),
+        ];
+        for text in specs {
+            let spec = AgentSpec::parse(&text).expect("spec");
             let mut player = Player::new(&spec, "brandubh", tch::Device::Cpu, 1).expect("loads");
-            let mv = player.choose(&pos, None).expect("a move");
-            assert!(legal.contains(&mv), "{}", spec.text);
+            let thought = player.think(&pos, None).expect("a move");
+            assert!(legal.contains(&thought.mv), "{text}");
+            match (spec.kind, thought.search) {
+                (AgentKind::Random, SearchSummary::Random) => {}
+                (AgentKind::AlphaBeta, SearchSummary::AlphaBeta { depth, line, .. }) => {
+                    assert_eq!(depth, 2);
+                    assert_eq!(line.first(), Some(&thought.mv));
+                }
+                (
+                    _,
+                    SearchSummary::Tree {
+                        simulations, value, ..
+                    },
+                ) => {
+                    assert_eq!(simulations, spec.budget.nodes().expect("nodes"), "{text}");
+                    assert!((-1.0..=1.0).contains(&value), "{text}");
+                }
+                (_, other) => panic!("{text}: {other:?}"),
+            }
+            assert_eq!(
+                player.choose(&pos, None).map(|m| legal.contains(&m)),
+                Some(true)
+            );
         }
     }
 }
