@@ -2,7 +2,7 @@
 //! files (`.otg`).
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
@@ -59,7 +59,7 @@ pub fn run(cmd: RecordCommand) -> Result<()> {
     }
 }
 
-fn export_otg(variant: &VariantArg, records: &[PathBuf], out: &PathBuf) -> Result<()> {
+fn export_otg(variant: &VariantArg, records: &[PathBuf], out: &Path) -> Result<()> {
     let v = variant.load()?;
     let mut stems = BTreeSet::new();
     let mut notes = BTreeSet::new();
@@ -92,7 +92,7 @@ fn export_otg(variant: &VariantArg, records: &[PathBuf], out: &PathBuf) -> Resul
     Ok(())
 }
 
-fn import_otg(files: &[PathBuf], records: &PathBuf, variant: Option<&str>) -> Result<()> {
+fn import_otg(files: &[PathBuf], records: &Path, variant: Option<&str>) -> Result<()> {
     let forced = variant.map(Variant::load).transpose()?;
     let mut text = String::new();
     for path in files {
