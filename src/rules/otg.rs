@@ -473,7 +473,8 @@ fn preset_with_rules(rules: &str) -> Option<Arc<Variant>> {
 #[derive(Clone, Debug)]
 pub struct ImportedGame {
     pub variant: Arc<Variant>,
-    /// Whether the rules tag is a preset's rules string (else the variant was imported from it).
+    /// Whether the variant is the preset whose rules string the rules tag is (else it was
+    /// imported from the tag, or given).
     pub preset: bool,
     /// The `[position:...]` tag, where the game starts elsewhere than the variant's start.
     pub position: Option<String>,
@@ -502,13 +503,13 @@ impl ImportedGame {
 }
 
 /// Reads an `.otg` file and plays it with tavlei's rules: the variant from the rules tag (see
-/// [`variant_of_rules`]) unless `variant` is given, every move checked (captures written against
+/// [`variant_of_rules`]) unless one is `given`, every move checked (captures written against
 /// the engine's), and the result tag against where the moves end. A decided result the moves do
 /// not reach is kept as a comment (games are resigned); one they contradict is an error.
-pub fn import(text: &str, variant: Option<&Arc<Variant>>) -> Result<ImportedGame, OtgError> {
+pub fn import(text: &str, given: Option<&Arc<Variant>>) -> Result<ImportedGame, OtgError> {
     let file = parse(text)?;
     let preset = preset_with_rules(file.rules());
-    let variant = match (variant, &preset) {
+    let variant = match (given, &preset) {
         (Some(v), _) => v.clone(),
         (None, Some(v)) => v.clone(),
         (None, None) => Variant::from_otn(file.rules()).map_err(OtgError::Rules)?,
@@ -646,7 +647,7 @@ pub fn import(text: &str, variant: Option<&Arc<Variant>>) -> Result<ImportedGame
     });
     Ok(ImportedGame {
         variant,
-        preset: preset.is_some(),
+        preset: given.is_none() && preset.is_some(),
         position,
         moves,
         outcome,
