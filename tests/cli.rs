@@ -512,3 +512,107 @@ fn play_reads_moves_from_a_pipe_without_colour() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a side"));
 }
+
+/// Records go out as OpenTafl game files and come back the same through `record export-otg` and
+/// `record import-otg`; `replay` and `render` read an `.otg` file directly; a bad one is named.
+#[test]
+fn records_go_out_as_otg_files_and_come_back() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = |name: &str| dir.path().join(name).to_str().expect("utf-8").to_string();
+    stdout(&tavlei(&[
+        "random",
+        "--variant",
+        "tablut",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--record",
+        &path("games.txt"),
+        "--json",
+    ]));
+    let out = tavlei(&[
+        "record",
+        "export-otg",
+        "--variant",
+        "tablut",
+        &path("games.txt"),
+        "--out",
+        &path("otg"),
+    ]);
+    assert!(stdout(&out).contains("wrote 3 .otg files"));
+    // tablut's camps are no part of OpenTafl's rules strings: said, not hidden
+    assert!(String::from_utf8_lossy(&out.stderr).contains("camps"));
+    let files: Vec<String> = (0..3)
+        .map(|i| path(&format!("otg/games-{i}.otg")))
+        .collect();
+    let mut args = vec!["record", "import-otg"];
+    args.extend(files.iter().map(String::as_str));
+    let back = path("back.txt");
+    args.extend(["--records", &back]);
+    assert!(stdout(&tavlei(&args)).contains("wrote 3 games"));
+    let original = std::fs::read_to_string(path("games.txt")).expect("records");
+    let imported = std::fs::read_to_string(&back).expect("records");
+    let without_comments = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(without_comments(&imported), without_comments(&original));
+
+    let reports = json_lines(&stdout(&tavlei(&[
+        "replay",
+        "--variant",
+        "tablut",
+        &files[1],
+        "--json",
+    ])));
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0]["legal"], true, "{}", reports[0]);
+    let result = format!(
+        "[result \"{} {}\"]",
+        reports[0]["outcome"].as_str().unwrap_or("?"),
+        reports[0]["reason"].as_str().unwrap_or("?")
+    );
+    assert!(original
+        .split("# game")
+        .nth(2)
+        .is_some_and(|g| g.contains(&result)));
+    let out = tavlei(&[
+        "render",
+        "--variant",
+        "tablut",
+        "--record",
+        &files[1],
+        "--ply",
+        "2",
+        "--svg",
+        &path("g.svg"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let otg = std::fs::read_to_string(&files[0]).expect("otg");
+    std::fs::write(path("bad.otg"), otg.replace("[compiler:", "[player:")).expect("writes");
+    let out = tavlei(&[
+        "record",
+        "import-otg",
+        &path("bad.otg"),
+        "--records",
+        &path("x.txt"),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.otg") && stderr.contains("unknown tag `player`"),
+        "{stderr}"
+    );
+    assert!(
+        !std::path::Path::new(&path("x.txt")).exists(),
+        "nothing written"
+    );
+}

@@ -1,5 +1,5 @@
 //! Bad input, fuzzed: every parser a user feeds gets arbitrary text and mutations of valid input
-//! (OTN positions, moves and rules strings, variant TOML, game records, agent specs, SPRT settings, every
+//! (OTN positions, moves and rules strings, variant TOML, game records, OpenTafl game files, agent specs, SPRT settings, every
 //! settings file, shard bytes and checkpoint sidecars). None may panic; each refusal is an
 //! error with a message. `make fuzz` runs the same properties with many more cases
 //! (`PROPTEST_CASES`).
@@ -14,10 +14,12 @@ use tavlei::eval::matches::Sprt;
 use tavlei::eval::AgentSpec;
 use tavlei::nn::checkpoint::CheckpointMeta;
 use tavlei::pipeline::PipelineConfig;
-use tavlei::rules::notation::{parse_move_text, parse_otn, position_to_otn};
+use tavlei::rules::notation::{game_record, parse_move_text, parse_otn, position_to_otn};
+use tavlei::rules::otg;
 use tavlei::rules::otn_rules::{export, import};
+use tavlei::rules::playout::{game_rng, random_game_record};
 use tavlei::rules::presets::PRESET_NAMES;
-use tavlei::rules::replay::{game_lines, replay_record};
+use tavlei::rules::replay::{game_lines, recorded_games, replay_record};
 use tavlei::rules::{Position, Side, Variant};
 use tavlei::search::alphabeta::AlphaBetaConfig;
 
@@ -189,6 +191,34 @@ proptest! {
     }
 
     #[test]
+    fn otg_files_never_panic(
+        text in "\\PC{0,200}",
+        shaped in tokens(&OTG_PIECES, 40),
+    ) {
+        for t in [&text, &shaped] {
+            named(otg::import(t, None));
+            named(otg::read_games(t));
+        }
+    }
+
+    #[test]
+    fn otg_files_with_one_edit_never_panic(
+        game in 0usize..6,
+        edit: u8,
+        at in 0usize..4000,
+        with in tokens(&OTG_PIECES, 3),
+    ) {
+        let text = &otg_fixtures()[game];
+        let edited = otg_edit(text, edit, at, &with);
+        let result = otg::import(&edited, None);
+        if edited == *text {
+            prop_assert!(result.is_ok(), "{:?}", result.err());
+        }
+        named(result);
+        named(otg::read_games(&edited));
+    }
+
+    #[test]
     fn variant_files_never_panic(text in "\\PC{0,200}") {
         named(Variant::from_toml(&text, "fuzz.toml"));
     }
@@ -293,6 +323,83 @@ proptest! {
             prop_assert!(e.to_string().contains("model"), "{}", e);
         }
     }
+}
+
+/// The pieces an `.otg` parser looks for.
+const OTG_PIECES: [&str; 24] = [
+    "[",
+    "]",
+    "rules:",
+    "result:",
+    "-1",
+    "?",
+    "1. ",
+    "2. ",
+    "\n",
+    "d6-c6",
+    "e4-e3",
+    "x",
+    "c5",
+    "K",
+    "=",
+    "^",
+    "---",
+    "+",
+    "|",
+    "dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+    "2a.1.1a.",
+    ":",
+    " ",
+    "position:",
+];
+
+/// A text with one edit: a line dropped or duplicated, a word replaced, text inserted, or bytes
+/// cut.
+fn otg_edit(text: &str, edit: u8, at: usize, with: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut cut = at % (text.len() + 1);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    match edit % 5 {
+        0 => {
+            let mut v = lines.clone();
+            v.remove(at % lines.len());
+            v.join("\n")
+        }
+        1 => {
+            let mut v = lines.clone();
+            v.insert(at % lines.len(), lines[at % lines.len()]);
+            v.join("\n")
+        }
+        2 => {
+            let mut v = words.clone();
+            v[at % words.len()] = with;
+            v.join(" ")
+        }
+        3 => format!("{}{with}{}", &text[..cut], &text[cut..]),
+        _ => text[..cut].to_string(),
+    }
+}
+
+/// Random Brandubh and Berserk games written as `.otg` files, made once.
+fn otg_fixtures() -> &'static [String] {
+    static FILES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        (0..6)
+            .map(|i| {
+                let v =
+                    Variant::load(if i % 2 == 0 { "brandubh" } else { "berserk" }).expect("preset");
+                let (moves, outcome) =
+                    random_game_record(&Position::start(&v), &mut game_rng(5, i));
+                let record = game_record(&v, &moves, Some(outcome));
+                otg::export(&v, &recorded_games(&record)[0])
+                    .expect("exports")
+                    .text
+            })
+            .collect()
+    })
 }
 
 /// The bytes of a small real shard, made once.

@@ -13,6 +13,7 @@ mod pictures;
 mod pipeline;
 mod play;
 mod random;
+mod record;
 mod replay;
 mod rules;
 mod selfplay;
@@ -56,6 +57,9 @@ enum Command {
     Render(pictures::RenderArgs),
     /// Recorded games as one self-contained HTML page to step through.
     Viewer(pictures::ViewerArgs),
+    /// Game records to and from OpenTafl game files (`.otg`).
+    #[command(subcommand)]
+    Record(record::RecordCommand),
     /// Version, libtorch and the device networks would run on.
     Info(info::InfoArgs),
     /// A randomly initialised network checkpoint, so self-play can start from nothing.
@@ -104,6 +108,7 @@ pub fn run() -> Result<()> {
         Command::Replay(args) => replay::run(args),
         Command::Render(args) => pictures::render(args),
         Command::Viewer(args) => pictures::viewer(args),
+        Command::Record(cmd) => record::run(cmd),
         Command::Data(cmd) => data::run(cmd),
         Command::Demo(args) => demo::run(args),
         Command::Info(args) => info::run(args),

@@ -10,7 +10,7 @@ use tavlei::report::board::BoardPicture;
 use tavlei::report::canvas::Picture;
 use tavlei::report::viewer::{game_frames, viewer_html};
 use tavlei::rules::notation::move_with_captures;
-use tavlei::rules::replay::recorded_games;
+use tavlei::rules::otg::read_games;
 
 use super::args::{StartArgs, VariantArg};
 
@@ -21,7 +21,8 @@ pub struct RenderArgs {
     /// The position to draw (default: the start), or the start of the recorded game.
     #[command(flatten)]
     start: StartArgs,
-    /// Draw a game of this record file (self-play, match or balance-study records).
+    /// Draw a game of this record file (self-play, match or balance-study records, or an
+    /// OpenTafl game file).
     #[arg(long)]
     record: Option<PathBuf>,
     /// Which game of the record (0 = the first).
@@ -46,7 +47,7 @@ pub fn render(args: RenderArgs) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let games = recorded_games(&text);
+            let games = read_games(&text).with_context(|| path.display().to_string())?;
             let Some(game) = games.get(args.game) else {
                 bail!(
                     "{} holds {} games; there is no game {}",
@@ -104,7 +105,8 @@ pub struct ViewerArgs {
     /// Every game starts from `--position` when given.
     #[command(flatten)]
     start: StartArgs,
-    /// Record files (self-play `games-*.txt`, match `games.txt`, balance-study `games/*.txt`).
+    /// Record files (self-play `games-*.txt`, match `games.txt`, balance-study `games/*.txt`)
+    /// or OpenTafl game files (`.otg`).
     #[arg(required = true)]
     records: Vec<PathBuf>,
     /// The HTML page to write.
@@ -119,7 +121,7 @@ pub fn viewer(args: ViewerArgs) -> Result<()> {
     for path in &args.records {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        games.extend(recorded_games(&text));
+        games.extend(read_games(&text).with_context(|| path.display().to_string())?);
     }
     if games.is_empty() {
         bail!("no games in {:?}", args.records);

@@ -4,6 +4,7 @@ use std::io::Read;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use tavlei::rules::otg::{is_otg, read_games};
 use tavlei::rules::replay::{game_lines, replay_record, GameReport};
 
 use super::args::{StartArgs, VariantArg};
@@ -12,7 +13,8 @@ use super::args::{StartArgs, VariantArg};
 pub struct ReplayArgs {
     #[command(flatten)]
     variant: VariantArg,
-    /// Games, one per line (moves separated by spaces); `-` or nothing reads standard input.
+    /// Games, one per line (moves separated by spaces), or an OpenTafl game file (`.otg`); `-` or
+    /// nothing reads standard input.
     file: Option<String>,
     /// One JSON object per game and line.
     #[arg(long)]
@@ -35,7 +37,12 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         }
         Some(path) => std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
     };
-    for (index, line) in game_lines(&text).enumerate() {
+    let lines: Vec<String> = if is_otg(&text) {
+        read_games(&text)?.into_iter().map(|g| g.moves).collect()
+    } else {
+        game_lines(&text).map(String::from).collect()
+    };
+    for (index, line) in lines.iter().enumerate() {
         let report = replay_record(index, &start, line);
         if args.json {
             println!("{}", serde_json::to_string(&report)?);

@@ -5,6 +5,7 @@ pub mod bitboard;
 pub mod error;
 pub mod moves;
 pub mod notation;
+pub mod otg;
 pub mod otn_rules;
 pub mod outcome;
 pub mod perft;

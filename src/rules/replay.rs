@@ -46,6 +46,8 @@ pub struct GameReport {
 pub struct Step {
     pub ply: usize,
     pub mv: Move,
+    /// The die roll the move was played with (0 without dice).
+    pub roll: u8,
     /// Captures written in the record (`xc3/d4`), if any were.
     pub written: Option<Vec<Square>>,
     pub captured: Vec<Square>,
@@ -63,15 +65,12 @@ pub fn steps<'a>(
     let mut pos = start.clone();
     let mut ply = 0;
     let mut done = false;
-    // move numbers (`12.`) are skipped; `timeout` ends the record without a result
-    let mut tokens = line
-        .split_whitespace()
-        .filter(|t| !t.ends_with('.') || t.contains('-'));
+    let mut tokens = move_tokens(line);
     std::iter::from_fn(move || {
         if done || pos.outcome().is_some() {
             return None;
         }
-        let token = tokens.next().filter(|&t| t != "timeout")?;
+        let token = tokens.next()?;
         let (roll, move_text) = match token.split_once(':') {
             Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => {
                 (r.parse::<u8>().ok(), m)
@@ -98,6 +97,7 @@ pub fn steps<'a>(
                 }));
             }
         };
+        let roll = pos.roll();
         let king_before = pos.king();
         let mut captured = Vec::new();
         pos.play_with(parsed.mv, &mut captured);
@@ -113,6 +113,7 @@ pub fn steps<'a>(
         let step = Step {
             ply,
             mv: parsed.mv,
+            roll,
             written: (!parsed.captures.is_empty()).then(|| without_king(parsed.captures)),
             captured: without_king(captured),
             position: pos.clone(),
@@ -120,6 +121,14 @@ pub fn steps<'a>(
         ply += 1;
         Some(Ok(step))
     })
+}
+
+/// The move tokens of a record's move line, as [`steps`] plays them: move numbers (`12.`) are
+/// skipped, and `timeout` ends the record without a result.
+pub fn move_tokens(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace()
+        .filter(|t| !t.ends_with('.') || t.contains('-'))
+        .take_while(|&t| t != "timeout")
 }
 
 /// Replays one game record from `start` (see [`steps`]), checking every move and any captures
