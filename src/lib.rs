@@ -10,6 +10,7 @@ pub mod encode;
 pub mod engine;
 pub mod eval;
 pub mod nn;
+pub mod npy;
 pub mod pipeline;
 pub mod play;
 pub mod report;

@@ -6,9 +6,10 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use tavlei::data::npz::{export_npz, npz_entries, parse_npy_header, ARRAYS};
+use tavlei::data::npz::{export_npz, npz_entries, ARRAYS};
 use tavlei::data::{read_dir, read_shard, write_shard, DataError, Sample, Stats};
 use tavlei::encode::policy::policy_size;
+use tavlei::npy::parse_npy_header;
 use tavlei::rules::{Position, Side, Variant};
 
 /// A fresh scratch directory, removed when the returned value is dropped (a failing test too).
@@ -232,7 +233,7 @@ fn inspect_counts_a_hand_made_dataset() {
 }
 
 /// The bytes of one `.npy` entry of an archive, and its parsed header.
-fn npy(path: &Path, name: &str) -> (Vec<u8>, tavlei::data::npz::NpyHeader) {
+fn npy(path: &Path, name: &str) -> (Vec<u8>, tavlei::npy::NpyHeader) {
     use std::io::Read;
     let mut zip = zip::ZipArchive::new(std::fs::File::open(path).expect("open")).expect("zip");
     let mut bytes = Vec::new();

@@ -197,7 +197,7 @@ proptest! {
     ) {
         for t in [&text, &shaped] {
             named(otg::import(t, None));
-            named(otg::read_games(t));
+            named(otg::read_games(t, false));
         }
     }
 
@@ -215,7 +215,7 @@ proptest! {
             prop_assert!(result.is_ok(), "{:?}", result.err());
         }
         named(result);
-        named(otg::read_games(&edited));
+        named(otg::read_games(&edited, false));
     }
 
     #[test]

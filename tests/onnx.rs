@@ -10,9 +10,9 @@ use std::process::{Command, Output};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tavlei::data::npz::{npy_header, parse_npy_header};
 use tavlei::nn::onnx::find_python;
 use tavlei::nn::{Architecture, Network};
+use tavlei::npy::{npy_header, parse_npy_header};
 use tavlei::rules::{Position, Variant};
 use tch::Device;
 

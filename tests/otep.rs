@@ -166,6 +166,7 @@ fn a_refused_move_is_taken_back_and_the_engine_plays_again_from_the_hosts_board(
     e.send(&format!("opponent-move d2-b2 {board}"));
     e.send("play defenders");
     let again = e.expect("move ");
+    assert_ne!(again, refused, "the refused move is not sent again");
     let mut after = pos.clone();
     after.play(&again).unwrap_or_else(|err| {
         panic!("`{again}` (after `{refused}` was refused) is not legal on the host's board: {err}")

@@ -227,13 +227,31 @@ fn a_file_written_in_opentafls_manner_is_read_and_played() {
     );
 
     // replay, render and viewer read the file directly: the moves rewritten, not yet played
-    let games = read_games(HAND_WRITTEN).expect("reads");
+    let games = read_games(HAND_WRITTEN, false).expect("reads");
     assert_eq!(games.len(), 1);
     assert!(games[0]
         .moves
         .starts_with("d2-e2 c4-c5 f4-f5 c5-a5 d6-a6xa5"));
     assert!(games[0].moves.ends_with("Kf3-f2"), "{}", games[0].moves);
     assert_eq!(games[0].tag("result"), Some("defenders"));
+}
+
+#[test]
+fn a_game_from_its_own_position_is_not_read_from_the_wrong_board() {
+    let text = edited(
+        "[rules:",
+        "[position:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n[rules:",
+    );
+    match read_games(&text, false) {
+        Err(OtgError::StartsElsewhere(p)) => assert!(p.starts_with("/3t3/"), "{p}"),
+        other => panic!("read without its start: {other:?}"),
+    }
+    assert_eq!(
+        read_games(&text, true)
+            .expect("the caller gives the start")
+            .len(),
+        1
+    );
 }
 
 /// `HAND_WRITTEN` with one piece of text replaced.

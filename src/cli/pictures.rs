@@ -47,7 +47,8 @@ pub fn render(args: RenderArgs) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let games = read_games(&text).with_context(|| path.display().to_string())?;
+            let games = read_games(&text, args.start.position.is_some())
+                .with_context(|| path.display().to_string())?;
             let Some(game) = games.get(args.game) else {
                 bail!(
                     "{} holds {} games; there is no game {}",
@@ -121,7 +122,10 @@ pub fn viewer(args: ViewerArgs) -> Result<()> {
     for path in &args.records {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        games.extend(read_games(&text).with_context(|| path.display().to_string())?);
+        games.extend(
+            read_games(&text, args.start.position.is_some())
+                .with_context(|| path.display().to_string())?,
+        );
     }
     if games.is_empty() {
         bail!("no games in {:?}", args.records);

@@ -63,8 +63,8 @@ fn export_otg(variant: &VariantArg, records: &[PathBuf], out: &Path) -> Result<(
     let v = variant.load()?;
     let mut stems = BTreeSet::new();
     let mut notes = BTreeSet::new();
-    let mut written = 0;
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    // every game is exported before any file is written: a game that fails leaves nothing behind
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
     for path in records {
         let stem = path
             .file_stem()
@@ -81,14 +81,17 @@ fn export_otg(variant: &VariantArg, records: &[PathBuf], out: &Path) -> Result<(
         for (i, game) in recorded_games(&text).iter().enumerate() {
             let otg = export(&v, game).with_context(|| format!("{}, game {i}", path.display()))?;
             notes.extend(otg.notes);
-            atomic::write(&out.join(format!("{stem}-{i}.otg")), otg.text)?;
-            written += 1;
+            files.push((out.join(format!("{stem}-{i}.otg")), otg.text));
         }
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    for (file, text) in &files {
+        atomic::write(file, text)?;
     }
     for note in &notes {
         eprintln!("note: {note}");
     }
-    println!("wrote {written} .otg files to {}", out.display());
+    println!("wrote {} .otg files to {}", files.len(), out.display());
     Ok(())
 }
 

@@ -38,7 +38,10 @@ pub fn run(args: ReplayArgs) -> Result<()> {
         Some(path) => std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
     };
     let lines: Vec<String> = if is_otg(&text) {
-        read_games(&text)?.into_iter().map(|g| g.moves).collect()
+        read_games(&text, args.start.position.is_some())?
+            .into_iter()
+            .map(|g| g.moves)
+            .collect()
     } else {
         game_lines(&text).map(String::from).collect()
     };

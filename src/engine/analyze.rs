@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::eval::agent::{parse_budget, AgentSpec};
-use crate::rules::notation::{parse_otn, parse_side};
+use crate::rules::notation::{parse_otn, parse_side, split_roll};
 use crate::rules::{Position, Side, Variant};
 use crate::search::driver::{Budget, Choice, Search, Step};
 use crate::search::tree::Proof;
@@ -141,7 +141,7 @@ impl AnalysisEngine {
     ) -> std::io::Result<()> {
         let (tx, rx) = mpsc::channel();
         let reader = std::thread::spawn(move || -> std::io::Result<()> {
-            for line in input.lines() {
+            for line in super::lossy_lines(input) {
                 if tx.send(line?).is_err() {
                     break;
                 }
@@ -371,10 +371,7 @@ fn query_position(
     };
     for (i, text) in moves.iter().enumerate() {
         // a recorded move may carry its die roll in front (`3:e5-e7`)
-        let (die, text) = match text.split_once(':') {
-            Some((d, rest)) if d.parse::<u8>().is_ok() => (d.parse::<u8>().ok(), rest),
-            _ => (None, text.as_str()),
-        };
+        let (die, text) = split_roll(text);
         if pos.needs_roll() {
             let die = die.ok_or(format!(
                 "moves[{i}] `{text}`: a die roll must come first, as `3:{text}`"
@@ -605,6 +602,8 @@ mod tests {
             r#"{"id": 6, "budget": "soon"}"#,
             r#"{"id": 7, "position": "/3/"}"#,
             r#"{"id": 8, "agent": "net:missing.safetensors:8"}"#,
+            r#"{"id": 10, "budget": "t=1e300s"}"#,
+            r#"{"id": 11, "moves": ["9:d2-b2"]}"#,
         ]
         .join("\n");
         let got = answers(&mut e, &input);
@@ -617,5 +616,7 @@ mod tests {
         assert!(error("6").starts_with("budget"), "{}", error("6"));
         assert!(error("7").starts_with("position"), "{}", error("7"));
         assert!(error("8").contains("missing.safetensors"), "{}", error("8"));
+        assert!(error("10").starts_with("budget"), "{}", error("10"));
+        assert!(error("11").starts_with("moves[0]"), "{}", error("11"));
     }
 }

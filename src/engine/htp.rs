@@ -90,7 +90,7 @@ impl HtpEngine {
 
     /// Reads commands until `quit` or the end of input, answering each.
     pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
+        for line in super::lossy_lines(input) {
             let line = line?;
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {

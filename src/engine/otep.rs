@@ -50,14 +50,15 @@ impl Clock {
         Some(Clock {
             attackers: Duration::from_millis(ms(a)?),
             defenders: Duration::from_millis(ms(d)?),
-            overtime: Duration::from_secs_f64(overtime.parse::<f64>().ok()?.max(0.0)),
+            overtime: Duration::try_from_secs_f64(overtime.parse::<f64>().ok()?).ok()?,
             attacker_overtimes: ao.parse().ok()?,
             defender_overtimes: dov.parse().ok()?,
         })
     }
 
-    /// The time to spend on one move for `side`: a thirtieth of the main time, or most of an
-    /// overtime period once the main time is (nearly) gone; never under 10 ms.
+    /// The time to spend on one move for `side`: the larger of a thirtieth of the main time and,
+    /// while overtime periods remain, 80 % of one (a period is spent anyway once the main time
+    /// is gone); never under 10 ms. The `*` (in overtime) marks are read but not needed.
     fn budget(&self, side: Side) -> Duration {
         let (left, overtimes) = match side {
             Side::Attackers => (self.attackers, self.attacker_overtimes),
@@ -79,13 +80,35 @@ struct Game {
     /// Every position of the game, the current one last.
     history: Vec<Position>,
     player: Player,
-    /// Our last move waits for the host's confirmation; an `error` takes it back.
-    unconfirmed: Option<usize>,
+    /// Our last move waits for the host's confirmation: the history's length before it, and its
+    /// first step. An `error` takes it back.
+    unconfirmed: Option<(usize, Move)>,
+    /// Moves the host refused, by the hash of the position they were played in: the retry plays
+    /// something else (a deterministic agent would otherwise send the same move again).
+    refused: Vec<(u64, Move)>,
 }
 
 impl Game {
     fn position(&self) -> &Position {
         self.history.last().expect("a game has a start")
+    }
+
+    /// The agent's move in `pos` unless the host refused it there: then its best other
+    /// candidate, else the first legal move not refused; `None` when every move was refused.
+    fn unrefused(&self, pos: &Position, analysis: &Analysis) -> Option<Move> {
+        let hash = pos.hash();
+        let allowed = |mv: &Move| !self.refused.contains(&(hash, *mv));
+        if allowed(&analysis.best) {
+            return Some(analysis.best);
+        }
+        let mut legal = Vec::new();
+        pos.legal_moves(&mut legal);
+        analysis
+            .candidates
+            .iter()
+            .map(|c| c.mv)
+            .chain(legal)
+            .find(allowed)
     }
 }
 
@@ -173,7 +196,7 @@ impl OtepEngine {
 
     /// Reads messages until `goodbye` or the end of input, answering those that need it.
     pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
+        for line in super::lossy_lines(input) {
             let line = line?;
             let line = line.trim();
             if line.is_empty() {
@@ -230,8 +253,10 @@ impl OtepEngine {
             "error" => {
                 // the host refused our last move: take it back and wait for its board
                 let game = self.game_mut()?;
-                if let Some(len) = game.unconfirmed.take() {
+                if let Some((len, first)) = game.unconfirmed.take() {
                     game.history.truncate(len);
+                    let hash = game.position().hash();
+                    game.refused.push((hash, first));
                 }
                 tracing::warn!("the host reports an error: {rest}");
                 Ok(Reply::none())
@@ -278,6 +303,7 @@ impl OtepEngine {
             variant,
             player,
             unconfirmed: None,
+            refused: Vec::new(),
         });
         Ok(Reply::line(format!(
             "status tavlei plays {} with {}",
@@ -308,16 +334,22 @@ impl OtepEngine {
         let size = game.variant.size;
         let mut steps = Vec::new();
         let mut last: Option<Analysis> = None;
+        let mut first: Option<Move> = None;
         while game.position().side_to_move() == side && game.position().outcome().is_none() {
             let pos = game.position().clone();
             let Some(analysis) = game.player.analyse(&pos, budget) else {
                 break;
             };
+            let Some(mv) = game.unrefused(&pos, &analysis) else {
+                game.history.truncate(before);
+                return Err(critical("the host refused every legal move here"));
+            };
+            first.get_or_insert(mv);
             let mut next = pos;
-            next.play_unchecked(analysis.best);
+            next.play_unchecked(mv);
             game.history.push(next);
-            if analysis.best != Move::STOP {
-                steps.push(analysis.best.name(size));
+            if mv != Move::STOP {
+                steps.push(mv.name(size));
             }
             last = Some(analysis);
         }
@@ -325,7 +357,7 @@ impl OtepEngine {
             game.history.truncate(before);
             return Err(minor("no legal move here"));
         }
-        game.unconfirmed = Some(before);
+        game.unconfirmed = first.map(|mv| (before, mv));
         let mut lines = vec![format!("move {}", steps.join("|"))];
         if let Some(a) = last {
             lines.push(format!(
@@ -406,6 +438,9 @@ impl OtepEngine {
         };
         let game = self.game_mut()?;
         let pos = game.position().clone();
+        if !seconds.is_finite() {
+            return Err(minor("expected `analyze N SECONDS` with a finite time"));
+        }
         let budget = Budget::Time(Duration::from_secs_f64(seconds.clamp(0.01, 3600.0)));
         let analysis = game
             .player
@@ -487,7 +522,8 @@ mod tests {
         let mut pos = Position::start(&v);
         pos.play("d2-b2").expect("legal");
         let board = position_to_otn(&pos);
-        let mut e = engine("random");
+        // a deterministic agent: without the refusal remembered it would send the same move again
+        let mut e = engine("ab:2");
         let first = session(
             &mut e,
             &format!(
@@ -503,6 +539,7 @@ mod tests {
         );
         let again = moves(&again);
         assert_eq!((first.len(), again.len()), (1, 1));
+        assert_ne!(first, again, "the refused move is not sent again");
         let mut check = pos.clone();
         check
             .play(&again[0])
@@ -513,9 +550,12 @@ mod tests {
             out.is_empty(),
             "a confirmation that agrees needs no answer: {out:?}"
         );
+        let game = e.game.as_ref().expect("a game");
+        assert_eq!(position_to_otn(game.position()), position_to_otn(&check));
         assert_eq!(
-            e.game.as_ref().map(|g| position_to_otn(g.position())),
-            Some(position_to_otn(&check))
+            game.history.len(),
+            3,
+            "the game's history (for repetition) survives the recovery: start, d2-b2, our move"
         );
     }
 
@@ -547,7 +587,7 @@ mod tests {
         let mut e = engine("random");
         let out = session(
             &mut e,
-            &format!("play attackers\nrules dim:99\nfly\nrules {}\nclock 1 2\nplay attackers\ngoodbye\nhello\n", brandubh_rules()),
+            &format!("play attackers\nrules dim:99\nfly\nrules {}\nclock 1 2\nplay attackers\nclock 1 1 inf 0 0\nanalyze 3 nan\ngoodbye\nhello\n", brandubh_rules()),
         );
         assert!(out[0].starts_with("error 0 no rules yet"), "{out:?}");
         assert!(
@@ -565,9 +605,29 @@ mod tests {
         );
         assert!(out[5].starts_with("move "), "{out:?}");
         assert!(
+            out[7].starts_with("error 0 cannot read the clock"),
+            "{out:?}"
+        );
+        assert!(
+            out[8].starts_with("error 0 expected `analyze N SECONDS`"),
+            "{out:?}"
+        );
+        assert!(
             !out.iter().any(|l| l == "hello"),
             "nothing after goodbye: {out:?}"
         );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_get_an_error_not_the_end_of_the_session() {
+        let mut out = Vec::new();
+        engine("random")
+            .run(&b"hel\xfflo\nhello\n"[..], &mut out)
+            .expect("runs");
+        let text = String::from_utf8(out).expect("utf-8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("error 0 unknown message"), "{lines:?}");
+        assert_eq!(lines[1], "hello");
     }
 
     #[test]

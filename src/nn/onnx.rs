@@ -18,8 +18,8 @@ use tch::Device;
 
 use super::checkpoint::{CheckpointError, Network};
 use crate::atomic::{tmp_path, WriteError};
-use crate::data::npz::{npy_header, parse_npy_header};
 use crate::encode::policy::policy_size;
+use crate::npy::{npy_header, parse_npy_header};
 use crate::rules::{Position, Variant};
 
 /// The largest absolute difference allowed between onnxruntime's and tch's outputs.

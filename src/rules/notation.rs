@@ -195,6 +195,15 @@ pub fn parse_move_text(text: &str, size: usize) -> Result<MoveText, RulesError> 
     Ok(MoveText { mv, captures })
 }
 
+/// A recorded move's die roll and the move: `3:e5-e7` is `(Some(3), "e5-e7")`; a token without a
+/// roll 1 to 6 in front is returned whole.
+pub fn split_roll(token: &str) -> (Option<u8>, &str) {
+    match token.split_once(':') {
+        Some((r, m)) if matches!(r, "1" | "2" | "3" | "4" | "5" | "6") => (r.parse().ok(), m),
+        _ => (None, token),
+    }
+}
+
 /// A move with its captures in OTN: `e5-e8xe9/f8`.
 pub fn move_with_captures(mv: Move, captures: &[Square], size: usize) -> String {
     let mut text = mv.name(size);

@@ -88,6 +88,8 @@ pub enum OtgError {
     },
     #[error("the record is a game of `{record}`, not of the variant given (`{given}`)")]
     WrongVariant { record: String, given: String },
+    #[error("the game starts from `[position:{0}]`, which this command does not take from the file: give it with --position (and --to-move), or import the file with `tavlei record import-otg`")]
+    StartsElsewhere(String),
 }
 
 /// The value of a `[result:...]` tag.
@@ -404,18 +406,14 @@ fn one_line(text: &str) -> String {
 /// from the captured squares (`xNe8` → `xe8`); the mover's letter and a die roll (`3:`) stay.
 pub fn tavlei_move(otn: &str) -> String {
     let text = otn.trim_end_matches(['+', '-']);
-    let (roll, text) = match text.split_once(':') {
-        Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => (Some(r), m),
-        _ => (None, text),
-    };
+    let (roll, text) = super::notation::split_roll(text);
     let (main, captures) = match text.split_once('x') {
         Some((main, captures)) => (main, Some(captures)),
         None => (text, None),
     };
     let mut out = String::new();
     if let Some(r) = roll {
-        out += r;
-        out.push(':');
+        out += &format!("{r}:");
     }
     out += &main.replace("^=", "^").replace('=', "-");
     if let Some(captures) = captures {
@@ -802,10 +800,15 @@ pub fn export(variant: &Arc<Variant>, game: &RecordedGame) -> Result<OtgExport, 
 
 /// The games of a tavlei record file or of an OpenTafl game file, told apart by their content
 /// ([`is_otg`]); an `.otg` file's moves are rewritten for tavlei's reader ([`tavlei_move`]) but
-/// not played here.
-pub fn read_games(text: &str) -> Result<Vec<RecordedGame>, OtgError> {
+/// not played here. An `.otg` game that starts from its own `[position:]` is refused unless the
+/// caller gives the start (`start_given`): its moves would otherwise be read from the wrong board.
+pub fn read_games(text: &str, start_given: bool) -> Result<Vec<RecordedGame>, OtgError> {
     if is_otg(text) {
-        Ok(vec![parse(text)?.recorded_game()])
+        let game = parse(text)?;
+        if let (Some(position), false) = (game.tag("position"), start_given) {
+            return Err(OtgError::StartsElsewhere(position.to_string()));
+        }
+        Ok(vec![game.recorded_game()])
     } else {
         Ok(super::replay::recorded_games(text))
     }

@@ -71,12 +71,7 @@ pub fn steps<'a>(
             return None;
         }
         let token = tokens.next()?;
-        let (roll, move_text) = match token.split_once(':') {
-            Some((r, m)) if r.len() == 1 && r.as_bytes()[0].is_ascii_digit() => {
-                (r.parse::<u8>().ok(), m)
-            }
-            _ => (None, token),
-        };
+        let (roll, move_text) = super::notation::split_roll(token);
         if pos.needs_roll() {
             // without a written roll, the largest one (the move is checked without a die cap)
             pos.set_roll(roll.unwrap_or(6));

@@ -70,7 +70,10 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
         return None;
     };
     let value: f64 = number.parse().ok()?;
-    (value.is_finite() && value > 0.0).then(|| Duration::from_secs_f64(value * scale))
+    // a duration too long to hold (`1e300s`) is refused, not a panic
+    (value > 0.0)
+        .then(|| Duration::try_from_secs_f64(value * scale).ok())
+        .flatten()
 }
 
 /// Where a search stands after `step`.
