@@ -195,12 +195,7 @@ fn a_resumed_run_ends_with_the_same_weights() {
     let dir = tmp.path();
     let cfg = tiny_config(12);
     let data = [data];
-    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
-    train(
-        &request(&data, &init, &whole, &whole_run, &cfg),
-        &mut |_, _| {},
-    )
-    .expect("trains");
+    let (whole, _) = run_named(dir, &data, &init, &cfg, "whole", None);
     let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
     let mut first = request(&data, &init, &cut, &cut_run, &cfg);
     first.stop_at = Some(7); // killed after step 7 (its last checkpoint was at step 5... and 7)
@@ -228,6 +223,23 @@ fn a_resumed_run_ends_with_the_same_weights() {
     );
 }
 
+/// A run named `name` in `dir` (stopped, as if killed, after `stop_at` steps when given): its
+/// final weights file (written only when it ends) and its run directory.
+fn run_named(
+    dir: &Path,
+    data: &[PathBuf],
+    init: &Path,
+    cfg: &TrainConfig,
+    name: &str,
+    stop_at: Option<u64>,
+) -> (PathBuf, PathBuf) {
+    let (out, run) = (dir.join(format!("{name}.safetensors")), dir.join(name));
+    let mut req = request(data, init, &out, &run, cfg);
+    req.stop_at = stop_at;
+    train(&req, &mut |_, _| {}).expect("trains");
+    (out, run)
+}
+
 /// The files of one committed step (`checkpoints/step-STEP/`).
 fn step_dir(run: &Path, step: u64) -> PathBuf {
     run.join("checkpoints").join(format!("step-{step:08}"))
@@ -249,22 +261,11 @@ fn a_kill_while_a_checkpoint_is_written_resumes_from_the_committed_one() {
     let dir = tmp.path();
     let cfg = tiny_config(12);
     let data = [data];
-    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
-    train(
-        &request(&data, &init, &whole, &whole_run, &cfg),
-        &mut |_, _| {},
-    )
-    .expect("trains");
+    let (whole, whole_run) = run_named(dir, &data, &init, &cfg, "whole", None);
     assert_eq!(names(&whole_run.join("checkpoints")), ["step-00000012"]);
     // a run that got further, to borrow step 10's weights from
-    let (ahead, ahead_run) = (dir.join("ahead.safetensors"), dir.join("ahead"));
-    let mut further = request(&data, &init, &ahead, &ahead_run, &cfg);
-    further.stop_at = Some(10);
-    train(&further, &mut |_, _| {}).expect("trains");
-    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
-    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
-    first.stop_at = Some(7);
-    train(&first, &mut |_, _| {}).expect("trains");
+    let (_, ahead_run) = run_named(dir, &data, &init, &cfg, "ahead", Some(10));
+    let (cut, cut_run) = run_named(dir, &data, &init, &cfg, "cut", Some(7));
     // killed while step 10 was written: its weights are there, its optimizer state and the
     // state.json naming it are not
     let torn = step_dir(&cut_run, 10);
@@ -290,16 +291,8 @@ fn a_run_directory_of_the_old_layout_resumes() {
     let dir = tmp.path();
     let cfg = tiny_config(12);
     let data = [data];
-    let (whole, whole_run) = (dir.join("whole.safetensors"), dir.join("whole"));
-    train(
-        &request(&data, &init, &whole, &whole_run, &cfg),
-        &mut |_, _| {},
-    )
-    .expect("trains");
-    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
-    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
-    first.stop_at = Some(7);
-    train(&first, &mut |_, _| {}).expect("trains");
+    let (whole, _) = run_named(dir, &data, &init, &cfg, "whole", None);
+    let (cut, cut_run) = run_named(dir, &data, &init, &cfg, "cut", Some(7));
     // before step directories, the weights and optimizer state lay at the top
     for name in names(&step_dir(&cut_run, 7)) {
         std::fs::rename(step_dir(&cut_run, 7).join(&name), cut_run.join(&name)).expect("moves");
