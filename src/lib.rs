@@ -18,3 +18,4 @@ pub mod search;
 pub mod selfplay;
 pub mod store;
 pub mod train;
+pub mod units;
