@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs a tavlei self-play generation or balance study on a Ray cluster.
+"""Runs a tavlei self-play generation, balance study or match on a Ray cluster.
 
 The tavlei binary is the worker: the driver asks it for the job's units of work (`--plan`), hands
 each unit to a Ray task that runs `tavlei ... --units` on whichever node takes it, and brings the
@@ -209,6 +209,29 @@ def balance(opts, args):
     print(tavlei(opts.tavlei, "balance", args, None), end="")
 
 
+def match(opts, args):
+    out = option(args, "--out")
+    if out is None:
+        raise SystemExit("match needs --out DIR among tavlei's arguments")
+    plan = json.loads(tavlei(opts.tavlei, "match", args + ["--plan"], None))
+    mine = blocks(plan["missing"], opts.block, plan["pairs"])
+    units = [f"{k}..{l}" for k, l in mine]
+    queue, held = list(units), {}
+    missing = set(plan["missing"])
+
+    # the store grows in pair order, as the games of a single run are heard
+    def arrived(unit, files):
+        held[unit] = files.get("games.jsonl", b"")
+        while queue and queue[0] in held:
+            lines = held.pop(queue.pop(0)).splitlines(keepends=True)
+            keep = [l for l in lines if json.loads(l)["id"] // 2 in missing]
+            append_lines(os.path.join(out, "games.jsonl"), keep)
+
+    if units:
+        fan_out(opts, "match", without(args, "--out"), units, arrived)
+    print(tavlei(opts.tavlei, "match", args, None), end="")
+
+
 def selfplay(opts, args):
     out = option(args, "--out")
     if out is None:
@@ -235,11 +258,13 @@ def main():
         default=os.path.join(REPO, "target", "release", "tavlei"),
         help="the tavlei binary, at the same path on every node",
     )
-    p.add_argument("--block", type=int, default=1, help="games (balance) or shards (selfplay) per unit")
+    p.add_argument(
+        "--block", type=int, default=1, help="games (balance), shards (selfplay) or pairs (match) per unit"
+    )
     p.add_argument("--threads", type=int, default=1, help="CPUs per unit (tavlei --threads)")
     p.add_argument("--retries", type=int, default=3, help="retries of a unit whose node died")
     p.add_argument("--log", help="append a line per finished unit (which node ran it) here")
-    p.add_argument("command", choices=["balance", "selfplay"])
+    p.add_argument("command", choices=["balance", "selfplay", "match"])
     p.add_argument("args", nargs=argparse.REMAINDER, help="-- then tavlei's arguments")
     opts = p.parse_args()
     args = opts.args[1:] if opts.args[:1] == ["--"] else opts.args
@@ -248,7 +273,7 @@ def main():
         raise SystemExit("--block must be at least 1")
     try:
         ray.init(address=opts.address, log_to_driver=False)
-        {"balance": balance, "selfplay": selfplay}[opts.command](opts, args)
+        {"balance": balance, "selfplay": selfplay, "match": match}[opts.command](opts, args)
     except UnitFailed as e:
         raise SystemExit(str(e))
     finally:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The cluster test (`make test-cluster`): run inside a fresh network and PID namespace
 # (`unshare --net --pid --fork --mount-proc`), so Ray listens on loopback only and everything it
-# starts ends with the namespace. Two Ray nodes with token authentication; a balance study and a
-# self-play generation through the driver must equal the single-machine runs byte for byte, also
-# when the second node is killed in the middle of a job.
+# starts ends with the namespace. Two Ray nodes with token authentication; a balance study, a
+# self-play generation and a match through the driver must equal the single-machine runs byte for
+# byte, also when the second node is killed in the middle of a job.
 # Usage: test_cluster.sh TAVLEI_BINARY VENV
 set -euo pipefail
 ip link set lo up
@@ -61,12 +61,19 @@ SP=(--variant brandubh --rollouts 1 --games 14 --seed 3 --config "$SCRATCH/selfp
 driver selfplay -- "${SP[@]}" --out "$SCRATCH/selfplay-ray" >/dev/null
 same "$SCRATCH/selfplay-local" "$SCRATCH/selfplay-ray" "selfplay on two nodes"
 
+# a match of pure-MCTS agents (its report and records)
+MATCH=(--variant brandubh mcts:24 mcts:8 --pairs 5 --seed 2)
+"$BIN" --threads 1 match "${MATCH[@]}" --out "$SCRATCH/match-local" >/dev/null
+driver --block 2 match -- "${MATCH[@]}" --out "$SCRATCH/match-ray" >/dev/null
+rm "$SCRATCH/match-ray/games.jsonl"    # the units' games, which a local match does not keep
+same "$SCRATCH/match-local" "$SCRATCH/match-ray" "match on two nodes"
+
 # a unit that fails for a real reason (a model no node has) stops the job with its error
 if driver balance -- --variant brandubh --agent net:/no/such/model.safetensors:4 --games 2 \
     --out "$SCRATCH/bad" 2>"$SCRATCH/bad.err"; then
     echo "FAIL a unit with a missing model did not stop the job"; exit 1
 fi
-grep -q "unit 0:0..1 failed" "$SCRATCH/bad.err" && grep -q "/no/such/model.safetensors" "$SCRATCH/bad.err" ||
+grep -Eq "unit 0:[0-9]+\.\.[0-9]+ failed" "$SCRATCH/bad.err" && grep -q "/no/such/model.safetensors" "$SCRATCH/bad.err" ||
     { echo "FAIL the error does not name the unit and the bad input:"; cat "$SCRATCH/bad.err"; exit 1; }
 echo "ok   a failing unit stops the job with its error"
 

@@ -169,3 +169,54 @@ fn selfplay_shards_apart_are_the_whole_runs_shards() {
         "a unit plays only its shards"
     );
 }
+
+#[test]
+fn match_pairs_apart_give_the_whole_matchs_report_and_records() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let base = [
+        "match",
+        "--variant",
+        "brandubh",
+        "mcts:16",
+        "mcts:4",
+        "--pairs",
+        "4",
+        "--seed",
+        "6",
+    ];
+    let run = |out: &Path, extra: &[&str]| ok(&[&base[..], &["--out", text(out)], extra].concat());
+    let (whole, gathered) = (tmp.path().join("whole"), tmp.path().join("gathered"));
+    run(&whole, &[]);
+    let mut store = Vec::new();
+    for pairs in ["0..1", "1..4"] {
+        let unit = tmp.path().join(pairs);
+        run(&unit, &["--units", pairs]);
+        assert!(!unit.join("match.json").exists(), "a unit writes no report");
+        store.extend(std::fs::read(unit.join("games.jsonl")).expect("unit games"));
+    }
+    std::fs::create_dir_all(&gathered).expect("dir");
+    std::fs::write(gathered.join("games.jsonl"), store).expect("writes");
+    assert_eq!(
+        run(&gathered, &["--plan"]).trim(),
+        r#"{"missing":[],"pairs":4}"#
+    );
+    run(&gathered, &[]);
+    for file in ["match.json", "games.txt"] {
+        assert!(
+            std::fs::read(whole.join(file)).expect("whole")
+                == std::fs::read(gathered.join(file)).expect("gathered"),
+            "{file} differs"
+        );
+    }
+    let out = tavlei(
+        &[
+            &base[..],
+            &["--units", "0..1", "--sprt", "0,50,0.05,0.05", "--out", "x"],
+        ]
+        .concat(),
+    );
+    assert!(
+        !out.status.success(),
+        "units of a sequential test are refused"
+    );
+}

@@ -8,9 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{
-    mark_settled, play_balance_games, run_balance, store_path, stored_ids,
+    load_stored, mark_settled, play_balance_games, run_balance, store_path, stored_ids,
 };
-use tavlei::eval::matches::{run_ladder, run_match, Sprt};
+use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
@@ -19,7 +19,7 @@ use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
 use tavlei::search::SearchConfig;
-use tavlei::units::StudyUnits;
+use tavlei::units::{StudyUnits, Units};
 
 /// Options every evaluation command shares.
 #[derive(Args, Clone)]
@@ -106,8 +106,21 @@ pub struct MatchArgs {
     out: Option<PathBuf>,
     #[arg(long)]
     json: bool,
+    /// Print the match's units of work as JSON (for `cluster/tavlei_cluster.py`): its pairs and
+    /// those whose games `--out`'s `games.jsonl` lacks. Plays nothing.
+    #[arg(long, conflicts_with_all = ["units", "sprt"], requires = "out")]
+    plan: bool,
+    /// Play only pairs K..L into `--out`'s `games.jsonl` and write no report: a cluster unit. A
+    /// match whose `--out` holds `games.jsonl` uses the games stored there and plays the others.
+    #[arg(long, value_name = "K..L", conflicts_with = "sprt", requires = "out")]
+    units: Option<Units>,
     #[command(flatten)]
     play: PlayArgs,
+}
+
+/// Where a match's games gathered from cluster units are kept.
+fn match_store(out: &Path) -> PathBuf {
+    out.join("games.jsonl")
 }
 
 fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
@@ -135,16 +148,55 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
     let sprt = args.sprt;
     let specs = [args.a.clone(), args.b.clone()];
+    let stored = match &args.out {
+        Some(dir) => load_stored(&match_store(dir))?,
+        None => Vec::new(),
+    };
+    if args.plan {
+        let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
+        let missing: Vec<u64> = (0..args.pairs)
+            .filter(|p| !(have.contains(&(2 * p)) && have.contains(&(2 * p + 1))))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({ "pairs": args.pairs, "missing": missing })
+        );
+        return Ok(());
+    }
     let mut agents = load_agents(&specs, &v, &args.play)?;
     let opts = args.play.options(4, 8);
+    if let (Some(units), Some(dir)) = (args.units, &args.out) {
+        let games = play_pairs(
+            &Position::start(&v),
+            &mut agents,
+            args.pairs,
+            units.range(),
+            &opts,
+            args.play.seed,
+        );
+        let mut lines = String::new();
+        for g in &games {
+            lines += &serde_json::to_string(g)?;
+            lines.push('\n');
+        }
+        write_out(dir, "games.jsonl", &lines)?;
+        println!(
+            "{} games of pairs {}..{}",
+            games.len(),
+            units.start,
+            units.end
+        );
+        return Ok(());
+    }
     let progress = bar(args.pairs * 2, "match")?;
-    let (report, results) = run_match(
+    let (report, results) = run_match_stored(
         &Position::start(&v),
         &mut agents,
         args.pairs,
         sprt,
         &opts,
         args.play.seed,
+        &stored,
         &mut |_| progress.inc(1),
     );
     progress.finish_and_clear();

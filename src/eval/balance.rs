@@ -155,7 +155,7 @@ pub fn store_path(dir: &Path, variant: &str, agent: &str) -> PathBuf {
 
 /// Games already stored (none when the store does not exist). A torn last line (a run killed
 /// mid-write) is cut off with a warning; any other line that does not parse is an error.
-fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
+pub fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     let lines = crate::store::read_lines(path)?;
     crate::store::parse_lines(path, &lines, |l| {
         serde_json::from_str::<GameResult>(l).map_err(|e| e.to_string())
