@@ -58,10 +58,19 @@ def without(args, name):
     return out
 
 
+def die_with_parent():
+    """A unit's tavlei ends with the Ray worker running it (a killed driver or node)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def tavlei(binary, command, args, cwd, threads=None):
     """Runs tavlei on this node; its stdout, or UnitFailed with its stderr."""
     full = [binary] + (["--threads", str(threads)] if threads else []) + [command] + args
-    done = subprocess.run(full, cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(full, cwd=cwd, capture_output=True, text=True, preexec_fn=die_with_parent)
     if done.returncode != 0:
         raise UnitFailed(f"{' '.join(full)} failed ({done.returncode}):\n{done.stderr.strip()}")
     return done.stdout

@@ -61,6 +61,25 @@ SP=(--variant brandubh --rollouts 1 --games 14 --seed 3 --config "$SCRATCH/selfp
 driver selfplay -- "${SP[@]}" --out "$SCRATCH/selfplay-ray" >/dev/null
 same "$SCRATCH/selfplay-local" "$SCRATCH/selfplay-ray" "selfplay on two nodes"
 
+# the driver killed mid-job and rerun: it hands out only what --out lacks, and the shards equal
+SP2=(--variant brandubh --rollouts 1 --games 24 --seed 4 --config "$SCRATCH/selfplay.toml")
+"$BIN" --threads 1 selfplay "${SP2[@]}" --out "$SCRATCH/resume-local" >/dev/null
+# (the python process itself, so that the kill reaches it)
+(exec "$VENV/bin/python" "$REPO/cluster/tavlei_cluster.py" --address "$RAY_ADDRESS_HERE" --tavlei "$BIN" \
+    --log "$SCRATCH/resume.log" selfplay -- "${SP2[@]}" --out "$SCRATCH/resume-ray" >/dev/null 2>&1) &
+JOB=$!
+for _ in $(seq 600); do
+    [ -s "$SCRATCH/resume.log" ] && break
+    sleep 0.05
+done
+kill -KILL "$JOB" 2>/dev/null || true
+wait "$JOB" 2>/dev/null || true
+before=$(ls "$SCRATCH/resume-ray" | grep -c '^shard-' || true)
+driver --log "$SCRATCH/resume.log" selfplay -- "${SP2[@]}" --out "$SCRATCH/resume-ray" >/dev/null
+[ "$before" -ge 1 ] && [ "$(wc -l <"$SCRATCH/resume.log")" -le 6 ] ||
+    { echo "FAIL the rerun redid arrived shards ($before kept):"; cat "$SCRATCH/resume.log"; exit 1; }
+same "$SCRATCH/resume-local" "$SCRATCH/resume-ray" "selfplay with the driver killed and rerun ($before of 6 shards kept)"
+
 # a match of pure-MCTS agents (its report and records)
 MATCH=(--variant brandubh mcts:24 mcts:8 --pairs 5 --seed 2)
 "$BIN" --threads 1 match "${MATCH[@]}" --out "$SCRATCH/match-local" >/dev/null

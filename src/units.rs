@@ -1,5 +1,5 @@
-//! Units of work a cluster hands out: a half-open range `K..L` of self-play shards, or of the
-//! game ids of one study of a balance run. A unit computed alone writes the bytes the whole run
+//! Units of work a cluster hands out: a half-open range `K..L` of self-play shards or match
+//! pairs, or of the game ids of one study of a balance run. A unit computed alone writes the bytes the whole run
 //! writes for it, since every game's random numbers follow from the seed and its own index.
 
 use std::ops::Range;
