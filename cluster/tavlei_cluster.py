@@ -26,7 +26,10 @@ import sys
 import tempfile
 import time
 
-import ray
+try:
+    import ray
+except ImportError:
+    sys.exit("tavlei_cluster: Ray is missing; `make setup-ray` installs it into the project's venv")
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
