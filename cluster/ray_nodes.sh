@@ -40,7 +40,7 @@ address, want, limit = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 deadline = time.time() + limit
 while True:
     try:
-        ray.init(address=address, log_to_driver=False)
+        ray.init(address=address, log_to_driver=False, logging_level="WARNING")
         break
     except Exception:
         if time.time() > deadline:

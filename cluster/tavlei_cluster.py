@@ -284,7 +284,7 @@ def main():
     if opts.block < 1:
         raise SystemExit("--block must be at least 1")
     try:
-        ray.init(address=opts.address, log_to_driver=False)
+        ray.init(address=opts.address, log_to_driver=False, logging_level="WARNING")
         {"balance": balance, "selfplay": selfplay, "match": match}[opts.command](opts, args)
     except UnitFailed as e:
         raise SystemExit(str(e))

@@ -87,6 +87,35 @@ driver --block 2 match -- "${MATCH[@]}" --out "$SCRATCH/match-ray" >/dev/null
 rm "$SCRATCH/match-ray/games.jsonl"    # the units' games, which a local match does not keep
 same "$SCRATCH/match-local" "$SCRATCH/match-ray" "match on two nodes"
 
+# a pipeline's self-play on the cluster (`pipeline --cluster`): the first generation's shards
+# are those the pipeline plays itself (each run is stopped once its self-play stage is written)
+cp "$REPO/configs/pipeline/brandubh.toml" "$SCRATCH/pipeline.toml"
+for kv in generations=1 games_per_generation=6 blocks=1 channels=8 simulations=6 \
+    fast_simulations=3 concurrent_games=6 games_per_shard=2 steps=6 batch_size=16; do
+    sed -i "s/^${kv%%=*} = .*/${kv%%=*} = ${kv#*=}/" "$SCRATCH/pipeline.toml"
+done
+selfplay_stage() {
+    local dir=$1
+    shift
+    (cd "$REPO" && exec "$BIN" --threads 1 pipeline --config "$SCRATCH/pipeline.toml" \
+        --run-dir "$dir" --balance-games 0 --device cpu "$@" >/dev/null 2>"$dir.err") &
+    local job=$!
+    for _ in $(seq 1200); do
+        [ -f "$dir/gen-000/selfplay.json" ] && break
+        kill -0 "$job" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -KILL "$job" 2>/dev/null || true
+    wait "$job" 2>/dev/null || true
+    [ -f "$dir/gen-000/selfplay.json" ] || { echo "FAIL pipeline $*:"; cat "$dir.err"; exit 1; }
+}
+selfplay_stage "$SCRATCH/pipeline-local"
+selfplay_stage "$SCRATCH/pipeline-ray" --cluster "$RAY_ADDRESS_HERE"
+[ -f "$SCRATCH/pipeline-ray/gen-000/selfplay.toml" ] && [ ! -e "$SCRATCH/pipeline-local/gen-000/selfplay.toml" ] ||
+    { echo "FAIL pipeline --cluster did not hand its self-play to the driver"; exit 1; }
+same "$SCRATCH/pipeline-local/gen-000/selfplay" "$SCRATCH/pipeline-ray/gen-000/selfplay" \
+    "pipeline self-play on the cluster"
+
 # a unit that fails for a real reason (a model no node has) stops the job with its error
 if driver balance -- --variant brandubh --agent net:/no/such/model.safetensors:4 --games 2 \
     --out "$SCRATCH/bad" 2>"$SCRATCH/bad.err"; then

@@ -65,6 +65,10 @@ pub struct SelfplayArgs {
     /// Pure MCTS: random rollouts per leaf instead of a network.
     #[arg(long)]
     rollouts: Option<usize>,
+    /// Seed of the rollouts' random numbers (default: --seed); the pipeline's bootstrap uses the
+    /// run's seed here and a generation's seed for the games.
+    #[arg(long, requires = "rollouts")]
+    rollout_seed: Option<u64>,
     #[arg(long, default_value_t = 64)]
     games: u64,
     /// Output directory (rerun with the same one to continue an interrupted run).
@@ -123,7 +127,10 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
                 .with_context(|| format!("loading {}", path.display()))?;
             Box::new(NetworkEvaluator::new(net))
         }
-        (None, Some(n)) => Box::new(RolloutEvaluator::new(n, args.seed.seed)),
+        (None, Some(n)) => Box::new(RolloutEvaluator::new(
+            n,
+            args.rollout_seed.unwrap_or(args.seed.seed),
+        )),
         (None, None) => bail!("give --model CKPT or --rollouts N"),
     };
     let bar = ProgressBar::new(args.games);
