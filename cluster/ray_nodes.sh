@@ -9,6 +9,10 @@ export RAY_USAGE_STATS_ENABLED=0
 # where the driver's tasks mark each unit they start (the nodes' workers inherit it)
 export TAVLEI_CLUSTER_TRACE=$SCRATCH/trace
 mkdir -p "$TAVLEI_CLUSTER_TRACE"
+# the units' scratch directories too (the nodes' workers inherit it): a unit whose worker is
+# killed leaves its directory behind, and this one goes with SCRATCH
+export TMPDIR=$SCRATCH/tmp
+mkdir -p "$TMPDIR"
 RAY_PORT=${RAY_PORT:-6390}
 RAY_ADDRESS_HERE=127.0.0.1:$RAY_PORT
 HEAD_PGID=
@@ -61,6 +65,7 @@ kill_group() {
 
 # stop_ray: both nodes, gracefully first
 stop_ray() {
+    set +e # it runs from an EXIT trap, after whatever failed
     for g in $NODE2_PGID $HEAD_PGID; do kill -TERM -- "-$g" 2>/dev/null; done
     sleep 2
     kill_group "$NODE2_PGID"
