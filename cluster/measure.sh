@@ -13,8 +13,8 @@ cp "$1" "$SCRATCH/tavlei"
 BIN=$SCRATCH/tavlei
 source "$REPO/cluster/ray_nodes.sh"
 trap 'stop_ray; rm -rf "$SCRATCH"' EXIT
-STUDY=(--variant brandubh --agent mcts:${MEASURE_SIMS:-800} --games ${MEASURE_GAMES:-48} --seed 7)
-BLOCK=${MEASURE_BLOCK:-6}
+STUDY=(--variant brandubh --agent mcts:${MEASURE_SIMS:-800} --games ${MEASURE_GAMES:-96} --seed 7)
+BLOCK=${MEASURE_BLOCK:-12}
 now() { date +%s.%N; }
 secs() { python3 -c "print(f'{$2 - $1:.1f}')"; }
 
