@@ -11,6 +11,10 @@ TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-numpy-$(NUMPY_VERSION)-ins
 ONNX_VERSION := 1.23.2
 ONNXRUNTIME_VERSION := 1.31.1
 ONNX_STAMP := $(TAVLEI_VENV)/.onnx-$(ONNX_VERSION)-onnxruntime-$(ONNXRUNTIME_VERSION)-installed
+# The Ray cluster driver (cluster/tavlei_cluster.py, `make test-cluster`): 2.60 has token
+# authentication (RAY_AUTH_MODE=token, from 2.52) and installs on the venv's Python 3.11.
+RAY_VERSION := 2.60.0
+RAY_STAMP := $(TAVLEI_VENV)/.ray-$(RAY_VERSION)-installed
 
 # torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it.
 export LIBTORCH_USE_PYTORCH := 1
@@ -19,7 +23,7 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play fuzz run bench fmt clippy clean-venv env
+.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench fmt clippy clean-venv env
 
 all: build
 
@@ -42,6 +46,7 @@ test: setup
 	$(MAKE) test-htp
 	$(MAKE) test-onnx
 	$(MAKE) test-play
+	$(MAKE) test-cluster
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
@@ -59,6 +64,21 @@ $(ONNX_STAMP): $(TORCH_STAMP)
 	touch $@
 test-onnx: setup-onnx
 	TAVLEI_PYTHON=$(TAVLEI_VENV)/bin/python $(CARGO) test --test onnx -- --ignored --nocapture
+
+# Ray for the cluster driver (installed once into the venv, ~15 s).
+setup-ray: $(RAY_STAMP)
+$(RAY_STAMP): $(TORCH_STAMP)
+	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check ray==$(RAY_VERSION)
+	touch $@
+# Two Ray nodes on this machine, in a network namespace with only loopback (and a PID namespace
+# that ends whatever Ray leaves): balance and self-play through the driver equal the local runs
+# byte for byte, also with the second node killed mid-job (about 40 s; unshare needs root).
+test-cluster: build setup-ray
+	timeout 600 unshare --net --pid --fork --mount-proc bash cluster/test_cluster.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
+# The figures of cluster/MEASURED.md: a pure-MCTS balance study on one core locally and on two
+# one-core Ray nodes, and Ray's start-up time.
+measure-cluster: build setup-ray
+	timeout 1200 unshare --net --pid --fork --mount-proc bash cluster/measure.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
 
 # The game viewer in headless Chromium (Debian's package, installed here on first use; apt-get
 # needs root).

@@ -19,3 +19,4 @@ pub mod search;
 pub mod selfplay;
 pub mod store;
 pub mod train;
+pub mod units;

@@ -7,8 +7,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
-use tavlei::eval::balance::{mark_settled, run_balance, store_path};
-use tavlei::eval::matches::{run_ladder, run_match, Sprt};
+use tavlei::eval::balance::{
+    load_stored, mark_settled, play_balance_games, run_balance, store_path, stored_ids,
+};
+use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
@@ -17,6 +19,7 @@ use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Position, Variant};
 use tavlei::search::SearchConfig;
+use tavlei::units::{StudyUnits, Units};
 
 /// Options every evaluation command shares.
 #[derive(Args, Clone)]
@@ -103,8 +106,21 @@ pub struct MatchArgs {
     out: Option<PathBuf>,
     #[arg(long)]
     json: bool,
+    /// Print the match's units of work as JSON (for `cluster/tavlei_cluster.py`): its pairs and
+    /// those whose games `--out`'s `games.jsonl` lacks. Plays nothing.
+    #[arg(long, conflicts_with_all = ["units", "sprt"], requires = "out")]
+    plan: bool,
+    /// Play only pairs K..L into `--out`'s `games.jsonl` and write no report: a cluster unit. A
+    /// match whose `--out` holds `games.jsonl` uses the games stored there and plays the others.
+    #[arg(long, value_name = "K..L", conflicts_with = "sprt", requires = "out")]
+    units: Option<Units>,
     #[command(flatten)]
     play: PlayArgs,
+}
+
+/// Where a match's games gathered from cluster units are kept.
+fn match_store(out: &Path) -> PathBuf {
+    out.join("games.jsonl")
 }
 
 fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
@@ -132,16 +148,55 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     let v = Variant::load(&args.variant)?;
     let sprt = args.sprt;
     let specs = [args.a.clone(), args.b.clone()];
+    let stored = match &args.out {
+        Some(dir) => load_stored(&match_store(dir))?,
+        None => Vec::new(),
+    };
+    if args.plan {
+        let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
+        let missing: Vec<u64> = (0..args.pairs)
+            .filter(|p| !(have.contains(&(2 * p)) && have.contains(&(2 * p + 1))))
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({ "pairs": args.pairs, "missing": missing })
+        );
+        return Ok(());
+    }
     let mut agents = load_agents(&specs, &v, &args.play)?;
     let opts = args.play.options(4, 8);
+    if let (Some(units), Some(dir)) = (args.units, &args.out) {
+        let games = play_pairs(
+            &Position::start(&v),
+            &mut agents,
+            args.pairs,
+            units.range(),
+            &opts,
+            args.play.seed,
+        );
+        let mut lines = String::new();
+        for g in &games {
+            lines += &serde_json::to_string(g)?;
+            lines.push('\n');
+        }
+        write_out(dir, "games.jsonl", &lines)?;
+        println!(
+            "{} games of pairs {}..{}",
+            games.len(),
+            units.start,
+            units.end
+        );
+        return Ok(());
+    }
     let progress = bar(args.pairs * 2, "match")?;
-    let (report, results) = run_match(
+    let (report, results) = run_match_stored(
         &Position::start(&v),
         &mut agents,
         args.pairs,
         sprt,
         &opts,
         args.play.seed,
+        &stored,
         &mut |_| progress.inc(1),
     );
     progress.finish_and_clear();
@@ -329,11 +384,28 @@ pub struct BalanceArgs {
     json: bool,
     #[arg(long)]
     csv: bool,
+    /// Print the study's units of work as JSON (for `cluster/tavlei_cluster.py`): each variant
+    /// at each level, its game count, its store and the game ids the store lacks. Plays nothing.
+    #[arg(long, conflicts_with = "units")]
+    plan: bool,
+    /// Play only games K..L of study S (in --plan's order) into --out's store, and write no
+    /// report: a cluster unit, whose store lines are those the whole study appends for them.
+    #[arg(long, value_name = "S:K..L")]
+    units: Option<StudyUnits>,
     #[command(flatten)]
     play: PlayArgs,
 }
 
-pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
+/// One variant at one level of a balance study.
+struct Study {
+    variant: std::sync::Arc<Variant>,
+    /// The --levels entry it comes from (none when the agent plays at its own budget).
+    level: Option<String>,
+    spec: AgentSpec,
+    games: u64,
+}
+
+fn balance_studies(args: &BalanceArgs) -> Result<Vec<Study>> {
     let variants: Vec<String> = match (&args.variant, args.variants.as_slice()) {
         (Some(v), _) => vec![v.clone()],
         (None, [all]) if all == "all" => PRESET_NAMES.iter().map(|s| s.to_string()).collect(),
@@ -341,8 +413,8 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         (None, list) => list.to_vec(),
     };
     let base = args.agent.clone();
-    let levels: Vec<AgentSpec> = if args.levels.is_empty() {
-        vec![base.clone()]
+    let levels: Vec<(Option<String>, AgentSpec)> = if args.levels.is_empty() {
+        vec![(None, base.clone())]
     } else {
         args.levels
             .iter()
@@ -352,37 +424,105 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
                     .with_context(|| {
                         format!("--levels: `{text}` is neither a positive simulation count nor a time like t=50ms")
                     })?;
-                Ok(base.with_budget(budget))
+                Ok((Some(text.clone()), base.with_budget(budget)))
             })
             .collect::<Result<_>>()?
     };
-    let device = args.play.device.resolve()?;
-    let opts = args.play.options(0, 6);
-    let games_dir = args.out.join("games");
-    let mut reports = Vec::new();
+    let mut studies = Vec::new();
     for name in &variants {
-        let v = Variant::load(name)?;
-        let start = Position::start(&v);
+        let variant = Variant::load(name)?;
         let games = match args.large_games {
-            Some(n) if v.size > 9 => n,
+            Some(n) if variant.size > 9 => n,
             _ => args.games,
         };
-        for spec in &levels {
-            let agent = Agent::load(spec, v.name(), device, args.play.seed)?;
-            let store = store_path(&games_dir, v.name(), &spec.text);
-            let progress = bar(games, &format!("{} {}", v.name(), spec.text))?;
-            let report = run_balance(
-                &start,
-                agent,
+        for (level, spec) in &levels {
+            studies.push(Study {
+                variant: variant.clone(),
+                level: level.clone(),
+                spec: spec.clone(),
                 games,
-                &opts,
-                args.play.seed,
-                &store,
-                &mut |_| progress.inc(1),
-            )?;
-            progress.finish_and_clear();
-            reports.push(report);
+            });
         }
+    }
+    Ok(studies)
+}
+
+/// `balance --plan`: the studies with the ids their stores still lack.
+fn print_balance_plan(studies: &[Study], games_dir: &Path) -> Result<()> {
+    let mut plan = Vec::new();
+    for (index, s) in studies.iter().enumerate() {
+        let store = store_path(games_dir, s.variant.name(), &s.spec.text);
+        let have = stored_ids(&store)?;
+        let missing: Vec<u64> = (0..s.games).filter(|id| !have.contains(id)).collect();
+        plan.push(serde_json::json!({
+            "study": index,
+            "variant": s.variant.name(),
+            "level": s.level,
+            "agent": s.spec.text,
+            "games": s.games,
+            "store": store.strip_prefix(games_dir.parent().unwrap_or(games_dir)).unwrap_or(&store),
+            "missing": missing,
+        }));
+    }
+    println!("{}", serde_json::to_string(&plan)?);
+    Ok(())
+}
+
+pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
+    let studies = balance_studies(&args)?;
+    let games_dir = args.out.join("games");
+    if args.plan {
+        return print_balance_plan(&studies, &games_dir);
+    }
+    let device = args.play.device.resolve()?;
+    let opts = args.play.options(0, 6);
+    if let Some(unit) = args.units {
+        let s = studies.get(unit.study).with_context(|| {
+            format!(
+                "--units {}: the study has {} parts (0..{})",
+                unit.study,
+                studies.len(),
+                studies.len()
+            )
+        })?;
+        let agent = Agent::load(&s.spec, s.variant.name(), device, args.play.seed)?;
+        let store = store_path(&games_dir, s.variant.name(), &s.spec.text);
+        let played = play_balance_games(
+            &Position::start(&s.variant),
+            &mut [agent],
+            s.games,
+            unit.games.range(),
+            &opts,
+            args.play.seed,
+            &store,
+            &mut |_| {},
+        )?;
+        println!(
+            "{} games of {} {} in {}",
+            played.len(),
+            s.variant.name(),
+            s.spec.text,
+            store.display()
+        );
+        return Ok(());
+    }
+    let mut reports = Vec::new();
+    for s in &studies {
+        let start = Position::start(&s.variant);
+        let agent = Agent::load(&s.spec, s.variant.name(), device, args.play.seed)?;
+        let store = store_path(&games_dir, s.variant.name(), &s.spec.text);
+        let progress = bar(s.games, &format!("{} {}", s.variant.name(), s.spec.text))?;
+        let report = run_balance(
+            &start,
+            agent,
+            s.games,
+            &opts,
+            args.play.seed,
+            &store,
+            &mut |_| progress.inc(1),
+        )?;
+        progress.finish_and_clear();
+        reports.push(report);
     }
     mark_settled(&mut reports);
     write_study(&args.out, &reports)?;

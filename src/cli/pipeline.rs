@@ -11,7 +11,9 @@ use tavlei::nn::device::DeviceChoice;
 use tavlei::pipeline::balance::closing_balance;
 use tavlei::pipeline::ladder::generation_ladder;
 use tavlei::pipeline::report::write_report;
-use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
+use tavlei::pipeline::{
+    run_pipeline_with, PipelineConfig, PipelineProgress, SelfplayJob, SelfplayRunner,
+};
 
 #[derive(Args)]
 pub struct PipelineArgs {
@@ -26,6 +28,75 @@ pub struct PipelineArgs {
     balance_games: u64,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
+    /// Play each generation's self-play on this Ray cluster (the head's HOST:PORT) through
+    /// `cluster/tavlei_cluster.py`; training and evaluation stay here.
+    #[arg(long, value_name = "ADDRESS")]
+    cluster: Option<String>,
+    /// The cluster driver (default: cluster/tavlei_cluster.py under the current directory), run
+    /// with the venv's python (TAVLEI_PYTHON or TAVLEI_VENV pick another).
+    #[arg(long, requires = "cluster")]
+    cluster_driver: Option<PathBuf>,
+}
+
+/// Self-play through the Ray driver: `tavlei selfplay` arguments that make the pipeline's shards.
+struct ClusterSelfplay {
+    address: String,
+    driver: PathBuf,
+    python: PathBuf,
+    device: String,
+}
+
+impl SelfplayRunner for ClusterSelfplay {
+    fn run(&mut self, job: &SelfplayJob) -> Result<(), String> {
+        let Some(parent) = job.out.parent() else {
+            return Err(format!("{} has no parent directory", job.out.display()));
+        };
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        let config = parent.join("selfplay.toml");
+        let text = toml::to_string(job.config).map_err(|e| e.to_string())?;
+        tavlei::atomic::write(&config, text).map_err(|e| e.to_string())?;
+        let exe = std::env::current_exe().map_err(|e| format!("the tavlei binary: {e}"))?;
+        let mut cmd = std::process::Command::new(&self.python);
+        cmd.arg(&self.driver)
+            .args(["--address", &self.address, "--tavlei"])
+            .arg(exe)
+            .args(["selfplay", "--", "--variant", job.variant]);
+        match (&job.model, job.rollouts) {
+            (Some(model), _) => {
+                cmd.arg("--model")
+                    .arg(model)
+                    .args(["--device", &self.device]);
+            }
+            (None, Some((n, seed))) => {
+                cmd.args([
+                    "--rollouts",
+                    &n.to_string(),
+                    "--rollout-seed",
+                    &seed.to_string(),
+                ]);
+            }
+            (None, None) => return Err("neither a model nor rollouts".into()),
+        }
+        cmd.args([
+            "--games",
+            &job.games.to_string(),
+            "--seed",
+            &job.seed.to_string(),
+        ])
+        .arg("--config")
+        .arg(&config)
+        .arg("--out")
+        .arg(job.out)
+        .stdout(std::process::Stdio::null());
+        let status = cmd
+            .status()
+            .map_err(|e| format!("running {}: {e}", self.python.display()))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("{} exited with {status}", self.driver.display()))
+        }
+    }
 }
 
 struct Display {
@@ -78,7 +149,23 @@ pub fn run(args: PipelineArgs) -> Result<()> {
         generations: cfg.generations,
     };
     let device = args.device.resolve()?;
-    let records = run_pipeline(&cfg, &args.run_dir, device, &mut display)?;
+    let mut cluster = match &args.cluster {
+        Some(address) => Some(ClusterSelfplay {
+            address: address.clone(),
+            driver: args
+                .cluster_driver
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("cluster/tavlei_cluster.py")),
+            python: tavlei::nn::onnx::find_python()?,
+            device: match args.device {
+                DeviceChoice::Cpu => "cpu".into(),
+                _ => "auto".into(),
+            },
+        }),
+        None => None,
+    };
+    let runner = cluster.as_mut().map(|c| c as &mut dyn SelfplayRunner);
+    let records = run_pipeline_with(&cfg, &args.run_dir, device, &mut display, runner)?;
     let best = records
         .iter()
         .rev()

@@ -10,7 +10,10 @@ use tavlei::nn::device::DeviceChoice;
 use tavlei::nn::{Architecture, Network};
 use tavlei::rules::Position;
 use tavlei::search::{Evaluator, NetworkEvaluator, RolloutEvaluator};
-use tavlei::selfplay::{generate, GenerateSummary, Progress, SelfplayConfig};
+use tavlei::selfplay::{
+    generate_shards, shard_count, shard_plan, GenerateSummary, Progress, SelfplayConfig,
+};
+use tavlei::units::Units;
 
 #[derive(Args)]
 pub struct InitModelArgs {
@@ -62,6 +65,10 @@ pub struct SelfplayArgs {
     /// Pure MCTS: random rollouts per leaf instead of a network.
     #[arg(long)]
     rollouts: Option<usize>,
+    /// Seed of the rollouts' random numbers (default: --seed); the pipeline's bootstrap uses the
+    /// run's seed here and a generation's seed for the games.
+    #[arg(long, requires = "rollouts")]
+    rollout_seed: Option<u64>,
     #[arg(long, default_value_t = 64)]
     games: u64,
     /// Output directory (rerun with the same one to continue an interrupted run).
@@ -74,6 +81,14 @@ pub struct SelfplayArgs {
     config: Option<PathBuf>,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
+    /// Print the run's units of work as JSON (for `cluster/tavlei_cluster.py`): its shard count
+    /// and the shards --out lacks. Checks (or writes) the manifest; plays nothing.
+    #[arg(long, conflicts_with = "units")]
+    plan: bool,
+    /// Play only shards K..L of the run into --out: a cluster unit, whose files are those the
+    /// whole run writes for them.
+    #[arg(long, value_name = "K..L")]
+    units: Option<Units>,
 }
 
 struct Bar(ProgressBar);
@@ -99,6 +114,12 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         Some(path) => SelfplayConfig::load(path)?,
         None => SelfplayConfig::default(),
     };
+    if args.plan {
+        let (shards, missing) = shard_plan(v.name(), &cfg, args.games, args.seed.seed, &args.out)?;
+        let plan = serde_json::json!({ "shards": shards, "missing": missing });
+        println!("{plan}");
+        return Ok(());
+    }
     let mut evaluator: Box<dyn Evaluator> = match (&args.model, args.rollouts) {
         (Some(path), _) => {
             let device = args.device.resolve()?;
@@ -106,7 +127,10 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
                 .with_context(|| format!("loading {}", path.display()))?;
             Box::new(NetworkEvaluator::new(net))
         }
-        (None, Some(n)) => Box::new(RolloutEvaluator::new(n, args.seed.seed)),
+        (None, Some(n)) => Box::new(RolloutEvaluator::new(
+            n,
+            args.rollout_seed.unwrap_or(args.seed.seed),
+        )),
         (None, None) => bail!("give --model CKPT or --rollouts N"),
     };
     let bar = ProgressBar::new(args.games);
@@ -115,13 +139,18 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
             .progress_chars("=> "),
     );
     let mut progress = Bar(bar);
-    let summary = generate(
+    let shards = match args.units {
+        Some(units) => units.range(),
+        None => 0..shard_count(args.games, &cfg),
+    };
+    let summary = generate_shards(
         &Position::start(&v),
         evaluator.as_mut(),
         &cfg,
         args.games,
         args.seed.seed,
         &args.out,
+        shards,
         &mut progress,
     )?;
     progress.0.finish_and_clear();

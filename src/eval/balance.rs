@@ -155,24 +155,27 @@ pub fn store_path(dir: &Path, variant: &str, agent: &str) -> PathBuf {
 
 /// Games already stored (none when the store does not exist). A torn last line (a run killed
 /// mid-write) is cut off with a warning; any other line that does not parse is an error.
-fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
+pub fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     let lines = crate::store::read_lines(path)?;
     crate::store::parse_lines(path, &lines, |l| {
         serde_json::from_str::<GameResult>(l).map_err(|e| e.to_string())
     })
 }
 
-/// Plays (or finishes) `games` self-play games of `agent` and reports the balance.
-pub fn run_balance(
+/// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, appending each
+/// to it as it finishes, and returns those ids' games, old and new, in id order. A cluster unit
+/// plays a block of ids into a store of its own; its lines are those a whole study appends.
+#[allow(clippy::too_many_arguments)]
+pub fn play_balance_games(
     start: &Position,
-    agent: Agent,
+    agents: &mut [Agent; 1],
     games: u64,
+    only: std::ops::Range<u64>,
     opts: &PlayOptions,
     seed: u64,
     store: &Path,
     progress: &mut dyn FnMut(&GameResult),
-) -> Result<BalanceReport, EvalError> {
-    let clock = std::time::Instant::now();
+) -> Result<Vec<GameResult>, EvalError> {
     let io = |e: std::io::Error| EvalError::Io {
         path: store.to_path_buf(),
         message: e.to_string(),
@@ -184,13 +187,13 @@ pub fn run_balance(
     // and one asked for more again finds them all); new games are appended
     let mut results: Vec<GameResult> = load_stored(store)?
         .into_iter()
-        .filter(|r| r.id < games)
+        .filter(|r| only.contains(&r.id) && r.id < games)
         .collect();
     results.sort_by_key(|r| r.id);
     results.dedup_by_key(|r| r.id);
     let have: std::collections::HashSet<u64> = results.iter().map(|r| r.id).collect();
-    let setups: Vec<GameSetup> = (0..games)
-        .filter(|id| !have.contains(id))
+    let setups: Vec<GameSetup> = only
+        .filter(|id| *id < games && !have.contains(id))
         .map(|id| {
             let s =
                 seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -209,8 +212,7 @@ pub fn run_balance(
         .open(store)
         .map_err(io)?;
     let mut write_error = None;
-    let mut agents = [agent];
-    let new = play_games(start, &mut agents, &setups, opts, &mut |r| {
+    let new = play_games(start, agents, &setups, opts, &mut |r| {
         progress(r);
         let written = serde_json::to_string(r)
             .map_err(std::io::Error::other)
@@ -227,6 +229,41 @@ pub fn run_balance(
     }
     results.extend(new);
     results.sort_by_key(|r| r.id);
+    Ok(results)
+}
+
+/// The ids of the games already in a study's store (none when it does not exist; a torn last
+/// line is cut off, as a rerun would).
+pub fn stored_ids(store: &Path) -> Result<std::collections::BTreeSet<u64>, EvalError> {
+    Ok(load_stored(store)?.into_iter().map(|r| r.id).collect())
+}
+
+/// Plays (or finishes) `games` self-play games of `agent` and reports the balance.
+pub fn run_balance(
+    start: &Position,
+    agent: Agent,
+    games: u64,
+    opts: &PlayOptions,
+    seed: u64,
+    store: &Path,
+    progress: &mut dyn FnMut(&GameResult),
+) -> Result<BalanceReport, EvalError> {
+    let clock = std::time::Instant::now();
+    let io = |e: std::io::Error| EvalError::Io {
+        path: store.to_path_buf(),
+        message: e.to_string(),
+    };
+    let mut agents = [agent];
+    let results = play_balance_games(
+        start,
+        &mut agents,
+        games,
+        0..games,
+        opts,
+        seed,
+        store,
+        progress,
+    )?;
     // the games as records `tavlei replay` reads
     let variant = start.variant();
     let mut records = String::new();

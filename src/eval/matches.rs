@@ -227,7 +227,48 @@ pub fn run_match(
     seed: u64,
     progress: &mut dyn FnMut(&GameResult),
 ) -> (MatchReport, Vec<GameResult>) {
-    let setups = pair_setups(0, 1, pairs, 0, seed);
+    run_match_stored(start, agents, pairs, sprt, opts, seed, &[], progress)
+}
+
+/// The games of pairs `only` (of a match of `pairs` pairs), in id order: a cluster unit, whose
+/// games are those the whole match plays for them.
+pub fn play_pairs(
+    start: &Position,
+    agents: &mut [Agent],
+    pairs: u64,
+    only: std::ops::Range<u64>,
+    opts: &PlayOptions,
+    seed: u64,
+) -> Vec<GameResult> {
+    let setups: Vec<GameSetup> = pair_setups(0, 1, pairs, 0, seed)
+        .into_iter()
+        .filter(|s| only.contains(&(s.id / 2)))
+        .collect();
+    play_games(start, agents, &setups, opts, &mut |_| true)
+}
+
+/// `run_match` with some of its games already played (gathered from a cluster's units): they are
+/// heard first, in id order, as a single run hears its games played apart, and only the others
+/// are played.
+#[allow(clippy::too_many_arguments)]
+pub fn run_match_stored(
+    start: &Position,
+    agents: &mut [Agent],
+    pairs: u64,
+    sprt: Option<Sprt>,
+    opts: &PlayOptions,
+    seed: u64,
+    stored: &[GameResult],
+    progress: &mut dyn FnMut(&GameResult),
+) -> (MatchReport, Vec<GameResult>) {
+    let mut stored: Vec<&GameResult> = stored.iter().filter(|r| r.id < 2 * pairs).collect();
+    stored.sort_by_key(|r| r.id);
+    stored.dedup_by_key(|r| r.id);
+    let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
+    let setups: Vec<GameSetup> = pair_setups(0, 1, pairs, 0, seed)
+        .into_iter()
+        .filter(|s| !have.contains(&s.id))
+        .collect();
     let mut done: std::collections::BTreeMap<u64, GameResult> = Default::default();
     // the SPRT's verdict when it reached a bound: games in flight then do not overturn it
     let mut stopped: Option<SprtReport> = None;
@@ -244,7 +285,19 @@ pub fn run_match(
             .filter(|s| SprtDecision::of(s.llr, s.lower, s.upper) != SprtDecision::Continue);
         stopped.is_none()
     };
-    let results = play_games(start, agents, &setups, opts, &mut on_result);
+    let mut results: Vec<GameResult> = Vec::new();
+    let mut going = true;
+    for r in stored {
+        going = on_result(r);
+        results.push(r.clone());
+        if !going {
+            break;
+        }
+    }
+    if going {
+        results.extend(play_games(start, agents, &setups, opts, &mut on_result));
+    }
+    results.sort_by_key(|r| r.id);
     // an early stop leaves some pairs half played: they do not count
     let complete: Vec<GameResult> =
         complete_pairs(&results.iter().map(|r| (r.id, r.clone())).collect());

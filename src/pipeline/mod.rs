@@ -10,4 +10,6 @@ pub mod report;
 pub mod run;
 
 pub use config::PipelineConfig;
-pub use run::{run_pipeline, PipelineError, PipelineProgress};
+pub use run::{
+    run_pipeline, run_pipeline_with, PipelineError, PipelineProgress, SelfplayJob, SelfplayRunner,
+};

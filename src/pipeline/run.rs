@@ -30,6 +30,8 @@ pub enum PipelineError {
     Eval(#[from] EvalError),
     #[error("{path}: {message}")]
     Io { path: PathBuf, message: String },
+    #[error("self-play of generation {generation} elsewhere: {message}")]
+    Selfplay { generation: u32, message: String },
     #[error("run directory {dir} was made with another configuration ({what} differs); use a new --run-dir")]
     ConfigChanged { dir: PathBuf, what: String },
 }
@@ -306,12 +308,46 @@ fn stored_match(
     Ok(report)
 }
 
+/// A generation's self-play as `tavlei selfplay` would play it: a runner elsewhere (a cluster)
+/// that writes these shards into `out` gives the bytes the pipeline itself would write.
+#[derive(Debug)]
+pub struct SelfplayJob<'a> {
+    pub generation: u32,
+    /// The variant as the config names it.
+    pub variant: &'a str,
+    /// The network playing (none when pure MCTS bootstraps the run).
+    pub model: Option<PathBuf>,
+    /// Rollouts per leaf of the bootstrap, and the seed of their random numbers.
+    pub rollouts: Option<(usize, u64)>,
+    pub games: u64,
+    pub seed: u64,
+    pub config: &'a crate::selfplay::SelfplayConfig,
+    pub out: &'a Path,
+}
+
+/// Plays a generation's self-play somewhere else before the pipeline looks at its shards (the
+/// pipeline plays whatever it finds missing).
+pub trait SelfplayRunner {
+    fn run(&mut self, job: &SelfplayJob) -> Result<(), String>;
+}
+
 /// Runs (or resumes) the whole pipeline in `run`.
 pub fn run_pipeline(
     cfg: &PipelineConfig,
     run: &Path,
     device: tch::Device,
     progress: &mut dyn PipelineProgress,
+) -> Result<Vec<GenerationRecord>, PipelineError> {
+    run_pipeline_with(cfg, run, device, progress, None)
+}
+
+/// `run_pipeline` with each generation's self-play handed to `runner` first.
+pub fn run_pipeline_with(
+    cfg: &PipelineConfig,
+    run: &Path,
+    device: tch::Device,
+    progress: &mut dyn PipelineProgress,
+    mut runner: Option<&mut dyn SelfplayRunner>,
 ) -> Result<Vec<GenerationRecord>, PipelineError> {
     std::fs::create_dir_all(run).map_err(io(run))?;
     // the run directory keeps the config that made it; only more generations may be asked for
@@ -353,6 +389,25 @@ pub fn run_pipeline(
             Some(s) => s,
             None => {
                 progress.stage(g, "self-play", cfg.games_per_generation);
+                let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                if let Some(runner) = runner.as_deref_mut() {
+                    let job = SelfplayJob {
+                        generation: g,
+                        variant: &cfg.variant,
+                        model: (!bootstrap).then(|| model_path(run, best)),
+                        rollouts: bootstrap.then_some((cfg.bootstrap_rollouts, cfg.seed)),
+                        games: cfg.games_per_generation,
+                        seed,
+                        config: &cfg.selfplay,
+                        out: &data,
+                    };
+                    runner
+                        .run(&job)
+                        .map_err(|message| PipelineError::Selfplay {
+                            generation: g,
+                            message,
+                        })?;
+                }
                 let mut evaluator: Box<dyn Evaluator> = if bootstrap {
                     Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed))
                 } else {
@@ -362,7 +417,6 @@ pub fn run_pipeline(
                         device,
                     )?))
                 };
-                let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let mut bar = SelfplayBar(progress, 0);
                 let s = generate(
                     &start,

@@ -57,13 +57,63 @@ pub fn generate(
     out_dir: &Path,
     progress: &mut dyn Progress,
 ) -> Result<GenerateSummary, DataError> {
-    let clock = std::time::Instant::now();
+    let all = 0..shard_count(games, cfg);
+    generate_shards(start, evaluator, cfg, games, seed, out_dir, all, progress)
+}
+
+/// Shards a run of `games` games is written in.
+pub fn shard_count(games: u64, cfg: &SelfplayConfig) -> u64 {
+    games.div_ceil(cfg.games_per_shard as u64)
+}
+
+/// What is left of a run into `out_dir`: its shard count and the shards not yet written. Checks
+/// (and on a first run writes) the manifest, as `generate` does, so a cluster driver finds a
+/// mismatched directory before it hands out any work.
+pub fn shard_plan(
+    variant: &str,
+    cfg: &SelfplayConfig,
+    games: u64,
+    seed: u64,
+    out_dir: &Path,
+) -> Result<(u64, Vec<u64>), DataError> {
+    prepare(out_dir, variant, games, cfg.games_per_shard, seed)?;
+    let shards = shard_count(games, cfg);
+    let missing = (0..shards)
+        .filter(|&k| !shard_path(out_dir, k).exists())
+        .collect();
+    Ok((shards, missing))
+}
+
+fn prepare(
+    out_dir: &Path,
+    variant: &str,
+    games: u64,
+    games_per_shard: usize,
+    seed: u64,
+) -> Result<(), DataError> {
     std::fs::create_dir_all(out_dir).map_err(|source| DataError::Io {
         action: "create directory",
         path: out_dir.to_path_buf(),
         source,
     })?;
-    check_manifest(
+    check_manifest(out_dir, variant, games, games_per_shard, seed)
+}
+
+/// Plays the games of shards `only` (of a run of `games` games) into `out_dir`: the shard files
+/// and records a whole run writes for them, byte for byte (a cluster unit).
+#[allow(clippy::too_many_arguments)]
+pub fn generate_shards(
+    start: &Position,
+    evaluator: &mut dyn Evaluator,
+    cfg: &SelfplayConfig,
+    games: u64,
+    seed: u64,
+    out_dir: &Path,
+    only: std::ops::Range<u64>,
+    progress: &mut dyn Progress,
+) -> Result<GenerateSummary, DataError> {
+    let clock = std::time::Instant::now();
+    prepare(
         out_dir,
         start.variant().name(),
         games,
@@ -71,11 +121,12 @@ pub fn generate(
         seed,
     )?;
     let per_shard = cfg.games_per_shard as u64;
-    let shards = games.div_ceil(per_shard);
+    let shards = shard_count(games, cfg);
     let shard_games = |k: u64| (k * per_shard)..((k + 1) * per_shard).min(games);
     // shards written by an earlier run are kept; play only the missing ones
-    let (done, todo): (Vec<u64>, Vec<u64>) =
-        (0..shards).partition(|&k| shard_path(out_dir, k).exists());
+    let (done, todo): (Vec<u64>, Vec<u64>) = (0..shards)
+        .filter(|k| only.contains(k))
+        .partition(|&k| shard_path(out_dir, k).exists());
     let mut summary = GenerateSummary {
         resumed_games: done.iter().map(|&k| shard_games(k).count() as u64).sum(),
         ..Default::default()

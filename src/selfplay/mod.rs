@@ -6,4 +6,6 @@ pub mod game;
 pub mod generator;
 
 pub use config::SelfplayConfig;
-pub use generator::{generate, GenerateSummary, Progress};
+pub use generator::{
+    generate, generate_shards, shard_count, shard_plan, GenerateSummary, Progress,
+};

@@ -1,0 +1,222 @@
+//! Units of work as a cluster hands them out, computed apart with `--units` and put together as
+//! the Ray driver does (a study's store lines in game order, shard files side by side): the bytes
+//! are those of one whole run. `--plan` lists what a directory still lacks, and units outside the
+//! run are errors naming the flag.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tavlei(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args(["--threads", "1"])
+        .args(args)
+        .output()
+        .expect("runs tavlei");
+    out
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = tavlei(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn text(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+const STUDY: [&str; 10] = [
+    "balance",
+    "--variant",
+    "brandubh",
+    "--agent",
+    "mcts:12",
+    "--levels",
+    "4,12",
+    "--games",
+    "5",
+    "--seed",
+];
+
+#[test]
+fn balance_units_apart_make_the_whole_study_store() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let whole = tmp.path().join("whole");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut a: Vec<&str> = STUDY.to_vec();
+        a.extend(["3", "--out", text(out)]);
+        a.extend(extra);
+        ok(&a)
+    };
+    let plan: serde_json::Value = serde_json::from_str(&run(&whole, &["--plan"])).expect("json");
+    assert_eq!(plan[1]["agent"], "mcts:12");
+    assert_eq!(plan[1]["store"], "games/brandubh__mcts_12.jsonl");
+    assert_eq!(plan[1]["missing"], serde_json::json!([0, 1, 2, 3, 4]));
+    run(&whole, &[]);
+    let plan: serde_json::Value = serde_json::from_str(&run(&whole, &["--plan"])).expect("json");
+    assert_eq!(
+        plan[0]["missing"],
+        serde_json::json!([]),
+        "a done study lacks nothing"
+    );
+    for (study, store) in [
+        (0, "brandubh__mcts_4.jsonl"),
+        (1, "brandubh__mcts_12.jsonl"),
+    ] {
+        let mut joined = Vec::new();
+        for games in ["0..2", "2", "3..5"] {
+            let unit = tmp.path().join(format!("unit-{study}-{games}"));
+            run(&unit, &["--units", &format!("{study}:{games}")]);
+            joined.extend(std::fs::read(unit.join("games").join(store)).expect("unit store"));
+            assert!(
+                !unit.join("balance.csv").exists(),
+                "a unit writes no report"
+            );
+        }
+        let expected = std::fs::read(whole.join("games").join(store)).expect("store");
+        assert!(
+            joined == expected,
+            "study {study}: units differ from the whole run"
+        );
+    }
+    let out = tavlei(
+        &[
+            &STUDY[..],
+            &[
+                "3",
+                "--out",
+                text(&tmp.path().join("x")),
+                "--units",
+                "2:0..1",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--units 2: the study has 2 parts"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn selfplay_shards_apart_are_the_whole_runs_shards() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let cfg = tmp.path().join("selfplay.toml");
+    let config = std::fs::read_to_string("configs/selfplay.toml")
+        .expect("config")
+        .replace("simulations = 64", "simulations = 12")
+        .replace("fast_simulations = 16", "fast_simulations = 4")
+        .replace("games_per_shard = 32", "games_per_shard = 3");
+    std::fs::write(&cfg, config).expect("writes");
+    let run = |out: &Path, extra: &[&str]| {
+        let mut a = vec![
+            "selfplay",
+            "--variant",
+            "brandubh",
+            "--rollouts",
+            "1",
+            "--games",
+        ];
+        a.extend([
+            "8",
+            "--seed",
+            "4",
+            "--config",
+            text(&cfg),
+            "--out",
+            text(out),
+        ]);
+        a.extend(extra);
+        ok(&a)
+    };
+    let whole = tmp.path().join("whole");
+    assert_eq!(
+        run(&whole, &["--plan"]).trim(),
+        r#"{"missing":[0,1,2],"shards":3}"#
+    );
+    run(&whole, &[]);
+    assert_eq!(
+        run(&whole, &["--plan"]).trim(),
+        r#"{"missing":[],"shards":3}"#
+    );
+    let (first, rest) = (tmp.path().join("first"), tmp.path().join("rest"));
+    run(&first, &["--units", "0"]);
+    run(&rest, &["--units", "1..3"]);
+    let mut names = 0;
+    for entry in std::fs::read_dir(&whole).expect("dir") {
+        let name = entry.expect("entry").file_name();
+        let part = if name.to_string_lossy().contains("00000") {
+            &first
+        } else {
+            &rest
+        };
+        assert!(
+            std::fs::read(part.join(&name)).ok()
+                == Some(std::fs::read(whole.join(&name)).expect("file")),
+            "{name:?} differs"
+        );
+        names += 1;
+    }
+    assert_eq!(names, 7, "three shards, three records, the manifest");
+    assert!(
+        !first.join("shard-00001.shard").exists(),
+        "a unit plays only its shards"
+    );
+}
+
+#[test]
+fn match_pairs_apart_give_the_whole_matchs_report_and_records() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let base = [
+        "match",
+        "--variant",
+        "brandubh",
+        "mcts:16",
+        "mcts:4",
+        "--pairs",
+        "4",
+        "--seed",
+        "6",
+    ];
+    let run = |out: &Path, extra: &[&str]| ok(&[&base[..], &["--out", text(out)], extra].concat());
+    let (whole, gathered) = (tmp.path().join("whole"), tmp.path().join("gathered"));
+    run(&whole, &[]);
+    let mut store = Vec::new();
+    for pairs in ["0..1", "1..4"] {
+        let unit = tmp.path().join(pairs);
+        run(&unit, &["--units", pairs]);
+        assert!(!unit.join("match.json").exists(), "a unit writes no report");
+        store.extend(std::fs::read(unit.join("games.jsonl")).expect("unit games"));
+    }
+    std::fs::create_dir_all(&gathered).expect("dir");
+    std::fs::write(gathered.join("games.jsonl"), store).expect("writes");
+    assert_eq!(
+        run(&gathered, &["--plan"]).trim(),
+        r#"{"missing":[],"pairs":4}"#
+    );
+    run(&gathered, &[]);
+    for file in ["match.json", "games.txt"] {
+        assert!(
+            std::fs::read(whole.join(file)).expect("whole")
+                == std::fs::read(gathered.join(file)).expect("gathered"),
+            "{file} differs"
+        );
+    }
+    let out = tavlei(
+        &[
+            &base[..],
+            &["--units", "0..1", "--sprt", "0,50,0.05,0.05", "--out", "x"],
+        ]
+        .concat(),
+    );
+    assert!(
+        !out.status.success(),
+        "units of a sequential test are refused"
+    );
+}
