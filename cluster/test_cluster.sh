@@ -126,7 +126,7 @@ grep -Eq "unit 0:[0-9]+\.\.[0-9]+ failed" "$SCRATCH/bad.err" && grep -q "/no/suc
 echo "ok   a failing unit stops the job with its error"
 
 # the second node killed while it runs a unit: the unit is retried on the head
-KILL=(--variant brandubh --agent mcts:200 --games 16 --seed 5)
+KILL=(--variant brandubh --agent mcts:400 --games 16 --seed 5)
 "$BIN" --threads 1 balance "${KILL[@]}" --out "$SCRATCH/kill-local" >/dev/null
 rm -f "$SCRATCH"/trace/*
 driver --block 2 --log "$SCRATCH/units.log" balance -- "${KILL[@]}" --out "$SCRATCH/kill-ray" \
@@ -134,8 +134,9 @@ driver --block 2 --log "$SCRATCH/units.log" balance -- "${KILL[@]}" --out "$SCRA
 JOB=$!
 victim=
 for _ in $(seq 600); do
-    for f in "$SCRATCH"/trace/*@node2@*; do
-        [ -e "$f" ] || continue
+    # a unit the second node started in the last 0.3 s: most of its play is still ahead, so the
+    # kill lands while it runs (an older one may have sent its result back already)
+    for f in $(find "$SCRATCH/trace" -name '*@node2@*' -mmin -0.005); do
         unit=$(basename "$f" | cut -d@ -f1)
         grep -q "^unit $unit done" "$SCRATCH/units.log" 2>/dev/null || { victim=$unit; break; }
     done
