@@ -15,7 +15,7 @@ mkdir -p "$out"
 cp "$run/summary.md" "$run/ladder.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
 for plot in elo attacker_rate losses; do [ -f "$run/$plot.png" ] && cp "$run/$plot.png" "$out/"; done
 for g in "$run"/gen-*; do
-  for f in selfplay.json match.json vs-gen0.json vs-anchor.json; do
+  for f in selfplay.json teacher.json train.json match.json vs-gen0.json vs-anchor.json; do
     [ -f "$g/$f" ] && mkdir -p "$out/run/$(basename "$g")" && cp "$g/$f" "$out/run/$(basename "$g")/"
   done
 done
@@ -30,8 +30,9 @@ if [ -n "$previous" ]; then
   match vs-previous-t20ms-100 "net:$new:t=20ms" "net:$previous:t=20ms" 100
 fi
 match vs-gen0-32 "net:$new:32" "net:$run/gen-000/model.safetensors:32" 50
-match vs-ab-t20ms "net:$new:t=20ms" "ab:t=20ms" 25
-match vs-mcts-t20ms "net:$new:t=20ms" "mcts:t=20ms" 25
+# 50 pairs against each classical agent (attacker wins are rare events; 25 pairs before)
+match vs-ab-t20ms-50 "net:$new:t=20ms" "ab:t=20ms" 50
+match vs-mcts-t20ms-50 "net:$new:t=20ms" "mcts:t=20ms" 50
 # 200 games per search size (the balance study's minimum for networks); a rerun extends the
 # stored games
 "$BIN" balance --variant "$variant" --agent "net:$new:32" --levels 32,128 --games 200 --seed 5 --out "$out/balance" --csv > /dev/null

@@ -20,3 +20,4 @@ pub mod selfplay;
 pub mod store;
 pub mod train;
 pub mod units;
+pub mod workers;

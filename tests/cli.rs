@@ -616,3 +616,47 @@ fn records_go_out_as_otg_files_and_come_back() {
         "nothing written"
     );
 }
+
+#[test]
+fn selfplay_with_a_teacher_writes_shards_that_data_inspect_reads() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("ab");
+    let out_text = out.to_str().expect("utf-8 path");
+    let base = [
+        "selfplay",
+        "--variant",
+        "brandubh",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--out",
+        out_text,
+    ];
+    let text = stdout(&tavlei(&[&base[..], &["--teacher", "ab:2"]].concat()));
+    assert!(
+        text.contains("4 games of brandubh with alpha-beta to depth 2"),
+        "{text}"
+    );
+    let stats = json_lines(&stdout(&tavlei(&["data", "inspect", out_text, "--json"])));
+    assert_eq!(stats[0]["games"], 4, "{stats:?}");
+    // a teacher that is not alpha-beta at a depth is refused by name, and nothing is played
+    for bad in ["mcts:8", "ab:t=10ms"] {
+        let other = tmp.path().join("bad");
+        let run = tavlei(&[
+            "selfplay",
+            "--variant",
+            "brandubh",
+            "--games",
+            "2",
+            "--out",
+            other.to_str().expect("utf-8"),
+            "--teacher",
+            bad,
+        ]);
+        assert!(!run.status.success(), "{bad}");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(&format!("--teacher {bad}")), "{stderr}");
+        assert!(!other.exists(), "{bad}: nothing is written");
+    }
+}

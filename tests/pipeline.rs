@@ -219,3 +219,54 @@ fn a_damaged_stage_file_stops_the_run_and_is_kept() {
         std::fs::write(&file, good).expect("restores");
     }
 }
+
+#[test]
+fn teacher_games_are_played_reported_and_trained_on() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
+    let mut cfg = tiny(1);
+    cfg.eval.anchor_pairs = 0;
+    cfg.teacher.games = 4;
+    cfg.teacher.agent = "ab:2".into();
+    let records = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("one generation");
+    let teacher = records[0].teacher.as_ref().expect("teacher games");
+    assert_eq!(teacher.games, 4);
+    assert_eq!(
+        teacher.attacker_wins + teacher.defender_wins + teacher.draws,
+        4
+    );
+    let gen0 = generation_dir(&run, 0);
+    assert!(gen0.join("teacher").join("shard-00000.shard").exists());
+    assert!(gen0.join("teacher.json").exists());
+    // the network trained on both kinds of games
+    let trained: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(generation_dir(&run, 1).join("train.json")).expect("train.json"),
+    )
+    .expect("json");
+    let used = trained["train_samples"].as_u64().expect("count")
+        + trained["validation_samples"].as_u64().expect("count");
+    assert_eq!(used, records[0].selfplay.samples + teacher.samples);
+    let text =
+        tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
+            .expect("report");
+    assert!(text.contains("| 0 | teacher | 4 |"), "{text}");
+    // a rerun reads the teacher's games back instead of playing them again
+    let again = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("resumed");
+    assert_eq!(
+        again[0].teacher.as_ref().expect("teacher").seconds,
+        teacher.seconds
+    );
+}
+
+#[test]
+fn a_teacher_must_be_alpha_beta_at_a_depth() {
+    let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("shipped config");
+    for agent in ["ab:t=20ms", "mcts:64", "ab"] {
+        let changed = format!("{text}\n[teacher]\ngames = 10\nagent = \"{agent}\"\n");
+        let err = PipelineConfig::parse(&changed, "teacher.toml").expect_err(agent);
+        assert!(err.to_string().contains("teacher.agent"), "{agent}: {err}");
+    }
+    let fine = format!("{text}\n[teacher]\ngames = 10\nagent = \"ab:4\"\n");
+    let cfg = PipelineConfig::parse(&fine, "teacher.toml").expect("a depth");
+    assert_eq!(cfg.teacher.depth(), Some(4));
+}

@@ -209,3 +209,74 @@ fn an_unreadable_manifest_is_an_error_not_a_new_run() {
     assert!(dir.join("manifest.json").is_dir());
     assert!(!shard_path(&dir, 0).exists(), "no game was played over it");
 }
+
+/// Teacher games: every sample is the position of its ply in the record, its one-hot target is
+/// the move the record plays there, and its result is the record's.
+fn check_teacher_shards(variant: &str, dir: &Path, shards: u64, games_per_shard: usize) {
+    let v = Variant::load(variant).expect("preset");
+    for k in 0..shards {
+        let shard = read_shard(&shard_path(dir, k)).expect("shard reads");
+        let records = read_records(&records_path(dir, k));
+        assert_eq!(records.len(), games_per_shard);
+        for (i, (moves, _)) in records.iter().enumerate() {
+            let id = k * games_per_shard as u64 + i as u64;
+            let samples: Vec<_> = shard.samples.iter().filter(|s| s.game_id == id).collect();
+            assert_eq!(samples.len(), moves.len(), "game {id}: a sample per move");
+            let mut pos = Position::start(&v);
+            for (ply, token) in moves.iter().enumerate() {
+                let (roll, text) = match token.split_once(':') {
+                    Some((r, m)) => (r.parse::<u8>().ok(), m),
+                    None => (None, token.as_str()),
+                };
+                if let Some(r) = roll {
+                    pos.set_roll(r);
+                }
+                let s = samples[ply];
+                assert_eq!(s.ply as usize, ply);
+                assert_eq!(s.cells, pos.cells(), "game {id} ply {ply}");
+                assert_eq!((s.side_to_move, s.roll), (pos.side_to_move(), pos.roll()));
+                let mv = pos.parse_move(text).expect("a legal recorded move").mv;
+                assert_eq!(s.policy, vec![(policy_index(mv, v.size) as u32, 1.0)]);
+                assert!((-1.0..=1.0).contains(&s.search_value));
+                pos.play(text).expect("plays");
+            }
+            // a dice game can end on a roll that leaves no legal move, which the record does not
+            // write: then some roll must end it as recorded
+            let outcome = pos.outcome().or_else(|| {
+                (1..=6).find_map(|r| {
+                    let mut rolled = pos.clone();
+                    rolled.set_roll(r);
+                    rolled.outcome()
+                })
+            });
+            let outcome = outcome
+                .unwrap_or_else(|| panic!("{variant} game {id}: the record ends before the game"));
+            assert_eq!(samples[0].reason, outcome.reason.name(), "game {id}");
+            for s in &samples {
+                assert_eq!(s.winner(), outcome.winner, "game {id} ply {}", s.ply);
+                assert_eq!(s.game_length as usize, moves.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn teacher_games_are_the_records_moves_as_one_hot_targets() {
+    for variant in ["brandubh", "reconstruction_dice"] {
+        let (_tmp, dir) = scratch();
+        let v = Variant::load(variant).expect("preset");
+        let summary = tavlei::selfplay::generate_teacher(
+            &Position::start(&v),
+            2,
+            &tiny_config(false),
+            6,
+            3,
+            &dir,
+            &mut (),
+        )
+        .expect("teacher games");
+        assert_eq!(summary.games, 6);
+        assert_eq!(summary.samples, summary.positions, "every move is a sample");
+        check_teacher_shards(variant, &dir, 2, 3);
+    }
+}

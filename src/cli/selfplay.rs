@@ -60,8 +60,13 @@ pub struct SelfplayArgs {
     #[command(flatten)]
     variant: VariantArg,
     /// Network checkpoint guiding the search.
-    #[arg(long, conflicts_with = "rollouts")]
+    #[arg(long, conflicts_with_all = ["rollouts", "teacher"])]
     model: Option<PathBuf>,
+    /// Teacher games instead of self-play: alpha-beta to depth D (`ab:D`) plays both sides and
+    /// every move becomes a sample (a one-hot policy target on its move, its score as the search
+    /// value). The shards are read like self-play's.
+    #[arg(long, value_name = "ab:D", conflicts_with_all = ["rollouts", "units", "plan"])]
+    teacher: Option<String>,
     /// Pure MCTS: random rollouts per leaf instead of a network.
     #[arg(long)]
     rollouts: Option<usize>,
@@ -93,6 +98,19 @@ pub struct SelfplayArgs {
 
 struct Bar(ProgressBar);
 
+impl Bar {
+    fn new(games: u64) -> Result<Bar> {
+        let bar = ProgressBar::new(games);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "selfplay [{bar:30}] {pos}/{len} games  {msg}  eta {eta}",
+            )?
+            .progress_chars("=> "),
+        );
+        Ok(Bar(bar))
+    }
+}
+
 impl Progress for Bar {
     fn game_finished(&mut self, s: &GenerateSummary) {
         self.0.inc(1);
@@ -120,6 +138,9 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         println!("{plan}");
         return Ok(());
     }
+    if let Some(teacher) = &args.teacher {
+        return teacher_games(&args, teacher, &v, &cfg);
+    }
     let mut evaluator: Box<dyn Evaluator> = match (&args.model, args.rollouts) {
         (Some(path), _) => {
             let device = args.device.resolve()?;
@@ -133,12 +154,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         )),
         (None, None) => bail!("give --model CKPT or --rollouts N"),
     };
-    let bar = ProgressBar::new(args.games);
-    bar.set_style(
-        ProgressStyle::with_template("selfplay [{bar:30}] {pos}/{len} games  {msg}  eta {eta}")?
-            .progress_chars("=> "),
-    );
-    let mut progress = Bar(bar);
+    let mut progress = Bar::new(args.games)?;
     let shards = match args.units {
         Some(units) => units.range(),
         None => 0..shard_count(args.games, &cfg),
@@ -154,6 +170,47 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         &mut progress,
     )?;
     progress.0.finish_and_clear();
+    print_summary(&summary, v.name(), &evaluator.describe(), &args.out);
+    println!(
+        "{} evaluations in {} batches, {} cache hits",
+        summary.evaluations, summary.batches, summary.cache_hits
+    );
+    Ok(())
+}
+
+/// `--teacher ab:D`: alpha-beta's games against itself as training data.
+fn teacher_games(
+    args: &SelfplayArgs,
+    teacher: &str,
+    v: &std::sync::Arc<tavlei::rules::Variant>,
+    cfg: &SelfplayConfig,
+) -> Result<()> {
+    let spec = tavlei::eval::AgentSpec::parse(teacher)?;
+    let depth = match (&spec.kind, spec.budget) {
+        (tavlei::eval::agent::AgentKind::AlphaBeta, tavlei::search::Budget::Nodes(d)) => d,
+        _ => bail!("--teacher {teacher}: the teacher is alpha-beta at a depth, like ab:4"),
+    };
+    let mut progress = Bar::new(args.games)?;
+    let summary = tavlei::selfplay::generate_teacher(
+        &Position::start(v),
+        depth,
+        cfg,
+        args.games,
+        args.seed.seed,
+        &args.out,
+        &mut progress,
+    )?;
+    progress.0.finish_and_clear();
+    print_summary(
+        &summary,
+        v.name(),
+        &format!("alpha-beta to depth {depth} (teacher games)"),
+        &args.out,
+    );
+    Ok(())
+}
+
+fn print_summary(summary: &GenerateSummary, variant: &str, player: &str, out: &std::path::Path) {
     let share = |n: u64| 100.0 * n as f64 / summary.games.max(1) as f64;
     if summary.resumed_games > 0 {
         println!(
@@ -164,8 +221,8 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
     println!(
         "{} games of {} with {} in {:.1} s: {} positions ({:.0}/s, {:.0} games/hour), {} training samples",
         summary.games,
-        v.name(),
-        evaluator.describe(),
+        variant,
+        player,
         summary.seconds,
         summary.positions,
         summary.positions as f64 / summary.seconds.max(1e-9),
@@ -173,14 +230,10 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         summary.samples
     );
     println!(
-        "attackers {:.1} %, defenders {:.1} %, draws {:.1} %; {} evaluations in {} batches, {} cache hits",
+        "attackers {:.1} %, defenders {:.1} %, draws {:.1} %",
         share(summary.attacker_wins),
         share(summary.defender_wins),
         share(summary.draws),
-        summary.evaluations,
-        summary.batches,
-        summary.cache_hits
     );
-    println!("shards and game records in {}", args.out.display());
-    Ok(())
+    println!("shards and game records in {}", out.display());
 }

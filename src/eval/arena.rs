@@ -13,9 +13,6 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Outcome, Position, Side};
@@ -311,48 +308,11 @@ fn play_apart(
     opts: &PlayOptions,
     on_result: &mut dyn FnMut(&GameResult) -> bool,
 ) -> Vec<GameResult> {
-    let workers = rayon::current_num_threads().clamp(1, setups.len().max(1));
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, finished) = mpsc::channel::<(usize, GameResult)>();
-    let mut heard: Vec<GameResult> = Vec::with_capacity(setups.len());
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let sender = sender.clone();
-            let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&setup) = setups.get(i) else {
-                        break;
-                    };
-                    if sender
-                        .send((i, play_alone(setup, start, specs, opts)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        // games finish in any order; they are heard in the order of `setups`
-        let mut waiting = BTreeMap::new();
-        let mut go_on = true;
-        for (i, result) in finished {
-            waiting.insert(i, result);
-            while go_on {
-                let Some(result) = waiting.remove(&heard.len()) else {
-                    break;
-                };
-                go_on = on_result(&result);
-                heard.push(result);
-                if !go_on {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-    });
+    let mut heard = crate::workers::run_in_order(
+        setups,
+        |&setup| play_alone(setup, start, specs, opts),
+        on_result,
+    );
     heard.sort_by_key(|r| r.id);
     heard
 }

@@ -62,6 +62,37 @@ impl EvalSettings {
     }
 }
 
+/// Teacher games beside each generation's self-play (`selfplay::teacher`): alpha-beta at a fixed
+/// depth plays both sides, and its moves and results join the replay window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TeacherSettings {
+    /// Games per generation (0: none).
+    pub games: u64,
+    /// The teacher: `ab:D`, alpha-beta to depth D (a depth, not a time, so the games are
+    /// reproducible).
+    pub agent: String,
+}
+
+impl TeacherSettings {
+    /// The teacher's search depth (checked by `PipelineConfig::check`).
+    pub fn depth(&self) -> Option<u32> {
+        use crate::eval::agent::{AgentKind, AgentSpec};
+        let spec = AgentSpec::parse(&self.agent).ok()?;
+        (spec.kind == AgentKind::AlphaBeta).then_some(spec.budget.nodes()?)
+    }
+
+    fn check(&self) -> Result<(), Invalid> {
+        if self.games > 0 && self.depth().is_none() {
+            return Err(Invalid(format!(
+                "teacher.agent `{}` must be alpha-beta at a depth (ab:4)",
+                self.agent
+            )));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PipelineConfig {
@@ -82,6 +113,9 @@ pub struct PipelineConfig {
     pub selfplay: SelfplayConfig,
     pub train: TrainConfig,
     pub eval: EvalSettings,
+    /// Absent in run directories made before teacher games existed: none.
+    #[serde(default)]
+    pub teacher: TeacherSettings,
 }
 
 impl PipelineConfig {
@@ -101,6 +135,7 @@ impl Settings for PipelineConfig {
         self.selfplay.check()?;
         self.train.check()?;
         self.eval.check()?;
+        self.teacher.check()?;
         if crate::encode::Encoding::from_version(self.encoding).is_none() {
             return Err(Invalid(format!(
                 "encoding {} is not a version this build knows (1 to {})",

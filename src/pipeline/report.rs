@@ -166,17 +166,29 @@ pub fn write_report(
         seconds / 60.0
     );
     md += "Self-play: the games each generation's player produced (the data the next network trains on).\n\n";
+    let teachers = records.iter().any(|r| r.teacher.is_some());
+    if teachers {
+        md += "Rows marked *teacher* are the teacher's games (alpha-beta against itself), trained on beside the self-play of the same generation.\n\n";
+    }
     md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s |\n";
     md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-    for r in records {
-        let s = &r.selfplay;
+    let rows = records.iter().flat_map(|r| {
+        let player = r
+            .player
+            .map_or("pure MCTS".to_string(), |p| format!("gen {p}"));
+        std::iter::once((r.generation, player, &r.selfplay)).chain(
+            r.teacher
+                .as_ref()
+                .map(|t| (r.generation, "teacher".to_string(), t)),
+        )
+    });
+    for (generation, player, s) in rows {
         let n = s.games.max(1) as f64;
         let pct = |x: u64| format!("{:.0}%", 100.0 * x as f64 / n);
         md += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
-            r.generation,
-            r.player
-                .map_or("pure MCTS".to_string(), |p| format!("gen {p}")),
+            generation,
+            player,
             s.games,
             pct(s.attacker_wins),
             pct(s.defender_wins),

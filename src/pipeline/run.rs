@@ -93,6 +93,9 @@ pub struct GenerationRecord {
     /// pure-MCTS bootstrap.
     pub player: Option<u32>,
     pub selfplay: SelfplaySummary,
+    /// This generation's teacher games (`[teacher]`), trained on beside the self-play.
+    #[serde(default)]
+    pub teacher: Option<SelfplaySummary>,
     /// The match of the network trained on this data against the player.
     pub candidate_match: Option<MatchReport>,
     /// Direct measurements of that network: against generation 0 at equal simulations, and
@@ -331,6 +334,40 @@ pub trait SelfplayRunner {
     fn run(&mut self, job: &SelfplayJob) -> Result<(), String>;
 }
 
+/// Plays (or reads back) generation `g`'s teacher games into `dir/teacher`, when the config
+/// asks for them.
+fn teacher_games(
+    cfg: &PipelineConfig,
+    start: &Position,
+    dir: &Path,
+    g: u32,
+    progress: &mut dyn PipelineProgress,
+) -> Result<Option<SelfplaySummary>, PipelineError> {
+    let Some(depth) = cfg.teacher.depth().filter(|_| cfg.teacher.games > 0) else {
+        return Ok(None);
+    };
+    let summary_path = dir.join("teacher.json");
+    if let Some(s) = read_json::<SelfplaySummary>(&summary_path)? {
+        return Ok(Some(s));
+    }
+    progress.stage(g, "teacher games", cfg.teacher.games);
+    let data = dir.join("teacher");
+    let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    let mut bar = SelfplayBar(progress, 0);
+    let s = crate::selfplay::generate_teacher(
+        start,
+        depth,
+        &cfg.selfplay,
+        cfg.teacher.games,
+        seed,
+        &data,
+        &mut bar,
+    )?;
+    let s = SelfplaySummary::of(&data, start.variant().name(), &s)?;
+    write_json(&summary_path, &s)?;
+    Ok(Some(s))
+}
+
 /// Runs (or resumes) the whole pipeline in `run`.
 pub fn run_pipeline(
     cfg: &PipelineConfig,
@@ -432,6 +469,8 @@ pub fn run_pipeline_with(
                 s
             }
         };
+        // 1b. the teacher's games beside them
+        let teacher = teacher_games(cfg, &start, &dir, g, progress)?;
         // 2. train the best network on the replay window
         let candidate = g + 1;
         let out = model_path(run, candidate);
@@ -440,7 +479,11 @@ pub fn run_pipeline_with(
             progress.stage(g, "train", cfg.train.steps);
             let first_gen = (g + 1).saturating_sub(cfg.window_generations);
             let dirs: Vec<PathBuf> = (first_gen..=g)
-                .map(|k| generation_dir(run, k).join("selfplay"))
+                .flat_map(|k| {
+                    let gen = generation_dir(run, k);
+                    let teacher = (cfg.teacher.games > 0).then(|| gen.join("teacher"));
+                    std::iter::once(gen.join("selfplay")).chain(teacher)
+                })
                 .collect();
             let init = model_path(run, best);
             let run_dir = generation_dir(run, candidate).join("train");
@@ -456,7 +499,7 @@ pub fn run_pipeline_with(
                 resume: true,
                 stop_at: None,
             };
-            train(&req, &mut |step, row| {
+            let trained = train(&req, &mut |step, row| {
                 progress.advance(
                     step,
                     &format!(
@@ -465,6 +508,8 @@ pub fn run_pipeline_with(
                     ),
                 )
             })?;
+            // what it trained on: its samples from the window's self-play and teacher games
+            write_json(&generation_dir(run, candidate).join("train.json"), &trained)?;
             let mut net = Network::load(&out, Some(variant.name()), device)?;
             net.meta.generation = candidate as u64;
             net.save(&out)?;
@@ -504,6 +549,7 @@ pub fn run_pipeline_with(
             generation: g,
             player: (!bootstrap).then_some(best),
             selfplay,
+            teacher,
             candidate_match: Some(report),
             against_first,
             against_anchor,

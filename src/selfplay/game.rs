@@ -30,12 +30,6 @@ pub struct Game {
     moves: Vec<String>,
 }
 
-/// The seed of one game: games are reproducible one by one, so a resumed run replays them alike.
-fn game_seed(seed: u64, id: u64) -> u64 {
-    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ id.wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(17)
-}
-
 impl Game {
     pub fn new(id: u64, start: &Position, seed: u64, cfg: &SelfplayConfig) -> Game {
         let mut rng = ChaCha8Rng::seed_from_u64(game_seed(seed, id));
@@ -120,28 +114,13 @@ impl Game {
             .decide(choice, &mut self.rng)
             .expect("a position that is not over has a legal move");
         if self.full {
-            let p = &self.position;
-            let state = p.recorded_state();
-            self.samples.push(Sample {
-                game_id: self.id,
-                ply: state.ply,
-                cells: p.cells().to_vec(),
-                side_to_move: p.side_to_move(),
-                berserk: state.berserk,
-                roll: p.roll(),
-                plies_since_capture: state.plies_since_capture,
-                passes: state.passes,
-                occurrences: state.occurrences,
-                policy: decision
-                    .policy
-                    .iter()
-                    .map(|&(m, q)| (policy_index(m, size) as u32, q))
-                    .collect(),
-                result: 0.0,
-                search_value: decision.value,
-                game_length: 0,
-                reason: String::new(),
-            });
+            let policy = decision
+                .policy
+                .iter()
+                .map(|&(m, q)| (policy_index(m, size) as u32, q))
+                .collect();
+            self.samples
+                .push(sample_at(&self.position, self.id, policy, decision.value));
         }
         let mv = decision.best;
         self.moves.push(self.position.play_recorded(mv));
@@ -156,9 +135,23 @@ impl Game {
         self.plan_search(cfg);
     }
 
-    fn finish(mut self, outcome: Outcome) -> FinishedGame {
+    fn finish(self, outcome: Outcome) -> FinishedGame {
         let length = self.position.ply();
-        for s in &mut self.samples {
+        FinishedGame::new(self.id, self.samples, self.moves, outcome, length)
+    }
+}
+
+impl FinishedGame {
+    /// A game that ended with `outcome` after `length` plies: each sample gets the result from
+    /// its side to move's view, the length and the reason.
+    pub fn new(
+        id: u64,
+        mut samples: Vec<Sample>,
+        moves: Vec<String>,
+        outcome: Outcome,
+        length: u32,
+    ) -> FinishedGame {
+        for s in &mut samples {
             s.result = match outcome.winner {
                 Some(w) if w == s.side_to_move => 1.0,
                 Some(_) => -1.0,
@@ -168,12 +161,40 @@ impl Game {
             s.reason = outcome.reason.name().to_string();
         }
         FinishedGame {
-            id: self.id,
-            samples: self.samples,
-            moves: self.moves,
+            id,
+            samples,
+            moves,
             outcome,
         }
     }
+}
+
+/// A training sample of position `p` in game `id`, with its policy target (policy index,
+/// probability) and the search's value; the result is filled in when the game ends.
+pub fn sample_at(p: &Position, id: u64, policy: Vec<(u32, f32)>, search_value: f32) -> Sample {
+    let state = p.recorded_state();
+    Sample {
+        game_id: id,
+        ply: state.ply,
+        cells: p.cells().to_vec(),
+        side_to_move: p.side_to_move(),
+        berserk: state.berserk,
+        roll: p.roll(),
+        plies_since_capture: state.plies_since_capture,
+        passes: state.passes,
+        occurrences: state.occurrences,
+        policy,
+        result: 0.0,
+        search_value,
+        game_length: 0,
+        reason: String::new(),
+    }
+}
+
+/// The seed of one game: games are reproducible one by one, so a resumed run replays them alike.
+pub(crate) fn game_seed(seed: u64, id: u64) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ id.wrapping_mul(0xD1B5_4A32_D192_ED03).rotate_left(17)
 }
 
 /// The side that won, for progress counters.

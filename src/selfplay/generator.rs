@@ -84,7 +84,7 @@ pub fn shard_plan(
     Ok((shards, missing))
 }
 
-fn prepare(
+pub(crate) fn prepare(
     out_dir: &Path,
     variant: &str,
     games: u64,
@@ -250,7 +250,7 @@ fn check_manifest(
 }
 
 /// The records first, then the shard: a shard's presence means its games are complete.
-fn write_shard_files(
+pub(crate) fn write_shard_files(
     start: &Position,
     dir: &Path,
     index: u64,

@@ -4,8 +4,10 @@
 pub mod config;
 pub mod game;
 pub mod generator;
+pub mod teacher;
 
 pub use config::SelfplayConfig;
 pub use generator::{
     generate, generate_shards, shard_count, shard_plan, GenerateSummary, Progress,
 };
+pub use teacher::generate_teacher;
