@@ -30,6 +30,20 @@ pub struct GenerateSummary {
     pub seconds: f64,
 }
 
+impl GenerateSummary {
+    /// Counts a finished game: its positions, samples and outcome.
+    pub(crate) fn count(&mut self, game: &FinishedGame) {
+        self.games += 1;
+        self.positions += game.moves.len() as u64;
+        self.samples += game.samples.len() as u64;
+        match game.outcome.winner {
+            Some(Side::Attackers) => self.attacker_wins += 1,
+            Some(Side::Defenders) => self.defender_wins += 1,
+            None => self.draws += 1,
+        }
+    }
+}
+
 /// What a caller is told as games finish (for progress bars).
 pub trait Progress {
     fn game_finished(&mut self, summary: &GenerateSummary);
@@ -152,14 +166,7 @@ pub fn generate_shards(
             match game.advance(cfg, &mut cache) {
                 Ok(game) => waiting.push(game),
                 Err(done) => {
-                    summary.games += 1;
-                    summary.positions += done.moves.len() as u64;
-                    summary.samples += done.samples.len() as u64;
-                    match done.outcome.winner {
-                        Some(Side::Attackers) => summary.attacker_wins += 1,
-                        Some(Side::Defenders) => summary.defender_wins += 1,
-                        None => summary.draws += 1,
-                    }
+                    summary.count(&done);
                     summary.seconds = clock.elapsed().as_secs_f64();
                     progress.game_finished(&summary);
                     finished.insert(done.id, done);

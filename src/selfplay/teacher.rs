@@ -17,7 +17,7 @@ use super::generator::{prepare, shard_count, shard_path, write_shard_files};
 use super::{GenerateSummary, Progress};
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
-use crate::rules::{Position, Side};
+use crate::rules::Position;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 
 /// Plays `games` teacher games from `start` into `out_dir` (shards of `cfg.games_per_shard`
@@ -52,14 +52,7 @@ pub fn generate_teacher(
         }
         let play = |&id: &u64| teacher_game(start, depth, cfg.temperature_plies, seed, id);
         let done = crate::workers::run_in_order(&ids, play, &mut |game: &FinishedGame| {
-            summary.games += 1;
-            summary.positions += game.moves.len() as u64;
-            summary.samples += game.samples.len() as u64;
-            match game.outcome.winner {
-                Some(Side::Attackers) => summary.attacker_wins += 1,
-                Some(Side::Defenders) => summary.defender_wins += 1,
-                None => summary.draws += 1,
-            }
+            summary.count(game);
             summary.seconds = clock.elapsed().as_secs_f64();
             progress.game_finished(&summary);
             true
