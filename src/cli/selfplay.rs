@@ -185,10 +185,8 @@ fn teacher_games(
     v: &std::sync::Arc<tavlei::rules::Variant>,
     cfg: &SelfplayConfig,
 ) -> Result<()> {
-    let spec = tavlei::eval::AgentSpec::parse(teacher)?;
-    let depth = match (&spec.kind, spec.budget) {
-        (tavlei::eval::agent::AgentKind::AlphaBeta, tavlei::search::Budget::Nodes(d)) => d,
-        _ => bail!("--teacher {teacher}: the teacher is alpha-beta at a depth, like ab:4"),
+    let Some(depth) = tavlei::selfplay::teacher::teacher_depth(teacher) else {
+        bail!("--teacher {teacher}: the teacher is alpha-beta at a depth, like ab:4");
     };
     let mut progress = Bar::new(args.games)?;
     let summary = tavlei::selfplay::generate_teacher(

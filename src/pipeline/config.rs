@@ -77,9 +77,7 @@ pub struct TeacherSettings {
 impl TeacherSettings {
     /// The teacher's search depth (checked by `PipelineConfig::check`).
     pub fn depth(&self) -> Option<u32> {
-        use crate::eval::agent::{AgentKind, AgentSpec};
-        let spec = AgentSpec::parse(&self.agent).ok()?;
-        (spec.kind == AgentKind::AlphaBeta).then_some(spec.budget.nodes()?)
+        crate::selfplay::teacher::teacher_depth(&self.agent)
     }
 
     fn check(&self) -> Result<(), Invalid> {

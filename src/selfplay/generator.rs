@@ -90,7 +90,7 @@ pub fn shard_plan(
     seed: u64,
     out_dir: &Path,
 ) -> Result<(u64, Vec<u64>), DataError> {
-    prepare(out_dir, variant, games, cfg.games_per_shard, seed)?;
+    prepare(out_dir, variant, games, cfg.games_per_shard, seed, None)?;
     let shards = shard_count(games, cfg);
     let missing = (0..shards)
         .filter(|&k| !shard_path(out_dir, k).exists())
@@ -98,19 +98,29 @@ pub fn shard_plan(
     Ok((shards, missing))
 }
 
+/// Creates `out_dir` and checks (or writes) its manifest; `teacher` is the depth of teacher
+/// games, none for self-play.
 pub(crate) fn prepare(
     out_dir: &Path,
     variant: &str,
     games: u64,
     games_per_shard: usize,
     seed: u64,
+    teacher: Option<u32>,
 ) -> Result<(), DataError> {
     std::fs::create_dir_all(out_dir).map_err(|source| DataError::Io {
         action: "create directory",
         path: out_dir.to_path_buf(),
         source,
     })?;
-    check_manifest(out_dir, variant, games, games_per_shard, seed)
+    let mine = Manifest {
+        variant: variant.into(),
+        games,
+        games_per_shard,
+        seed,
+        teacher_depth: teacher,
+    };
+    check_manifest(out_dir, mine)
 }
 
 /// Plays the games of shards `only` (of a run of `games` games) into `out_dir`: the shard files
@@ -133,6 +143,7 @@ pub fn generate_shards(
         games,
         cfg.games_per_shard,
         seed,
+        None,
     )?;
     let per_shard = cfg.games_per_shard as u64;
     let shards = shard_count(games, cfg);
@@ -216,22 +227,14 @@ struct Manifest {
     games: u64,
     games_per_shard: usize,
     seed: u64,
+    /// Teacher games (`selfplay::teacher`) at this depth; absent for self-play, so a teacher
+    /// run never continues a self-play directory or the other way round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    teacher_depth: Option<u32>,
 }
 
-fn check_manifest(
-    dir: &Path,
-    variant: &str,
-    games: u64,
-    games_per_shard: usize,
-    seed: u64,
-) -> Result<(), DataError> {
+fn check_manifest(dir: &Path, mine: Manifest) -> Result<(), DataError> {
     let path = dir.join("manifest.json");
-    let mine = Manifest {
-        variant: variant.into(),
-        games,
-        games_per_shard,
-        seed,
-    };
     let stored = crate::store::read_optional(&path).map_err(|e| DataError::RunMismatch {
         path: path.clone(),
         message: e.to_string(),

@@ -20,6 +20,14 @@ use crate::encode::policy::policy_index;
 use crate::rules::Position;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 
+/// The depth of a teacher spec: `ab:D` is alpha-beta to depth D; anything else (a time budget,
+/// another agent, a malformed spec) is not a teacher.
+pub fn teacher_depth(spec: &str) -> Option<u32> {
+    use crate::eval::agent::{AgentKind, AgentSpec};
+    let spec = AgentSpec::parse(spec).ok()?;
+    (spec.kind == AgentKind::AlphaBeta).then_some(spec.budget.nodes()?)
+}
+
 /// Plays `games` teacher games from `start` into `out_dir` (shards of `cfg.games_per_shard`
 /// games; a rerun keeps the shards already written). Alpha-beta searches to `depth` plies each
 /// move, with its opening noise for the first `cfg.temperature_plies` plies so that the games
@@ -41,6 +49,7 @@ pub fn generate_teacher(
         games,
         cfg.games_per_shard,
         seed,
+        Some(depth),
     )?;
     let per_shard = cfg.games_per_shard as u64;
     let mut summary = GenerateSummary::default();
@@ -123,6 +132,23 @@ mod tests {
             temperature_plies: 6,
             ..SelfplayConfig::default()
         }
+    }
+
+    #[test]
+    fn a_teacher_run_never_continues_a_self_play_directory() {
+        let start = Position::start(&Variant::load("brandubh").expect("preset"));
+        let cfg = small_config();
+        let dir = scratch("mixed");
+        let mut uniform = crate::search::UniformEvaluator;
+        crate::selfplay::generate(&start, &mut uniform, &cfg, 3, 1, &dir, &mut ())
+            .expect("self-play");
+        let err = generate_teacher(&start, 2, &cfg, 3, 1, &dir, &mut ()).expect_err("refused");
+        assert!(err.to_string().contains("teacher_depth: Some(2)"), "{err}");
+        // nor a teacher directory of another depth
+        let other = scratch("depths");
+        generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).expect("depth 1");
+        assert!(generate_teacher(&start, 2, &cfg, 3, 1, &other, &mut ()).is_err());
+        assert!(generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).is_ok());
     }
 
     #[test]
