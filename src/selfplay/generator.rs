@@ -80,6 +80,12 @@ pub fn shard_count(games: u64, cfg: &SelfplayConfig) -> u64 {
     games.div_ceil(cfg.games_per_shard as u64)
 }
 
+/// The games of shard `k` of a run of `games` games.
+pub(crate) fn shard_games(k: u64, games: u64, cfg: &SelfplayConfig) -> std::ops::Range<u64> {
+    let per_shard = cfg.games_per_shard as u64;
+    (k * per_shard)..((k + 1) * per_shard).min(games)
+}
+
 /// What is left of a run into `out_dir`: its shard count and the shards not yet written. Checks
 /// (and on a first run writes) the manifest, as `generate` does, so a cluster driver finds a
 /// mismatched directory before it hands out any work.
@@ -145,9 +151,8 @@ pub fn generate_shards(
         seed,
         None,
     )?;
-    let per_shard = cfg.games_per_shard as u64;
     let shards = shard_count(games, cfg);
-    let shard_games = |k: u64| (k * per_shard)..((k + 1) * per_shard).min(games);
+    let shard_games = |k: u64| shard_games(k, games, cfg);
     // shards written by an earlier run are kept; play only the missing ones
     let (done, todo): (Vec<u64>, Vec<u64>) = (0..shards)
         .filter(|k| only.contains(k))
@@ -206,7 +211,7 @@ pub fn generate_shards(
         active = waiting;
         // write every shard whose games are all finished
         while let Some(&k) = next_shard.peek() {
-            let ids = (k * per_shard)..((k + 1) * per_shard).min(games);
+            let ids = shard_games(k);
             if !ids.clone().all(|id| finished.contains_key(&id)) {
                 break;
             }

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::config::SelfplayConfig;
 use super::game::{game_seed, sample_at, FinishedGame};
-use super::generator::{prepare, shard_count, shard_path, write_shard_files};
+use super::generator::{prepare, shard_count, shard_games, shard_path, write_shard_files};
 use super::{GenerateSummary, Progress};
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
@@ -51,10 +51,9 @@ pub fn generate_teacher(
         seed,
         Some(depth),
     )?;
-    let per_shard = cfg.games_per_shard as u64;
     let mut summary = GenerateSummary::default();
     for k in 0..shard_count(games, cfg) {
-        let ids: Vec<u64> = ((k * per_shard)..((k + 1) * per_shard).min(games)).collect();
+        let ids: Vec<u64> = shard_games(k, games, cfg).collect();
         if shard_path(out_dir, k).exists() {
             summary.resumed_games += ids.len() as u64;
             continue;
@@ -119,11 +118,11 @@ mod tests {
     use crate::data::read_dir;
     use crate::rules::Variant;
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("tavlei-teacher-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// A scratch directory (removed when the guard drops) and a path inside it for a run.
+    fn scratch() -> (tempfile::TempDir, std::path::PathBuf) {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("out");
+        (tmp, dir)
     }
 
     fn small_config() -> SelfplayConfig {
@@ -138,14 +137,14 @@ mod tests {
     fn a_teacher_run_never_continues_a_self_play_directory() {
         let start = Position::start(&Variant::load("brandubh").expect("preset"));
         let cfg = small_config();
-        let dir = scratch("mixed");
+        let (_t1, dir) = scratch();
         let mut uniform = crate::search::UniformEvaluator;
         crate::selfplay::generate(&start, &mut uniform, &cfg, 3, 1, &dir, &mut ())
             .expect("self-play");
         let err = generate_teacher(&start, 2, &cfg, 3, 1, &dir, &mut ()).expect_err("refused");
         assert!(err.to_string().contains("teacher_depth: Some(2)"), "{err}");
         // nor a teacher directory of another depth
-        let other = scratch("depths");
+        let (_t2, other) = scratch();
         generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).expect("depth 1");
         assert!(generate_teacher(&start, 2, &cfg, 3, 1, &other, &mut ()).is_err());
         assert!(generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).is_ok());
@@ -155,7 +154,7 @@ mod tests {
     fn games_are_reproducible_vary_with_the_seed_and_resume() {
         let start = Position::start(&Variant::load("brandubh").expect("preset"));
         let cfg = small_config();
-        let (a, b, c) = (scratch("a"), scratch("b"), scratch("c"));
+        let ((_ta, a), (_tb, b), (_tc, c)) = (scratch(), scratch(), scratch());
         generate_teacher(&start, 2, &cfg, 6, 1, &a, &mut ()).expect("games");
         generate_teacher(&start, 2, &cfg, 6, 2, &c, &mut ()).expect("games");
         // b: one shard first, then the rest resumed
