@@ -57,9 +57,28 @@ while sum(n["Alive"] for n in ray.nodes()) < want:
 PY
 }
 
-# kill_group PGID: the node's processes (raylet, workers, the blocking `ray start`)
+# kill_group PGID: the processes of the node's group (raylet, the blocking `ray start`)
 kill_group() {
     [ -n "$1" ] && kill -KILL -- "-$1" 2>/dev/null
+    return 0
+}
+
+# node_processes NAME: the process ids of the node named NAME: everything started under it
+# inherits its TAVLEI_NODE_NAME, also the Ray workers, which each lead a process group of their own
+node_processes() {
+    local e
+    for e in /proc/[0-9]*/environ; do
+        grep -qz "^TAVLEI_NODE_NAME=$1\$" "$e" 2>/dev/null && basename "${e%/environ}"
+    done
+    return 0
+}
+
+# kill_node NAME PGID: the node dies as a machine would, every process of it at once (the group
+# first, so that no raylet starts another worker meanwhile)
+kill_node() {
+    kill_group "$2"
+    local pid
+    for pid in $(node_processes "$1"); do kill -KILL "$pid" 2>/dev/null; done
     return 0
 }
 

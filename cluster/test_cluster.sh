@@ -145,8 +145,14 @@ for _ in $(seq 600); do
     sleep 0.05
 done
 [ -n "$victim" ] || { echo "FAIL the second node never ran a unit"; exit 1; }
-kill_group "$NODE2_PGID"
+kill_node node2 "$NODE2_PGID"
 NODE2_PGID=
+# (a worker left alive could finish the unit and send its result: the kill would test nothing)
+for _ in $(seq 20); do
+    [ -z "$(node_processes node2)" ] && break
+    sleep 0.05
+done
+[ -z "$(node_processes node2)" ] || { echo "FAIL processes of the second node outlived its kill"; exit 1; }
 echo "     killed the second node while it ran unit $victim"
 wait "$JOB" || { echo "FAIL the job did not survive the killed node"; cat "$SCRATCH/kill.err"; exit 1; }
 [ "$(sort -u "$SCRATCH/units.log" | wc -l)" -eq 8 ] && [ "$(wc -l <"$SCRATCH/units.log")" -eq 8 ] ||
