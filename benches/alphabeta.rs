@@ -1,6 +1,12 @@
 //! Alpha-beta speed: nodes per second of a fixed-depth search from the start position of three
 //! board sizes, each search by a fresh agent (empty table), so every run visits the same nodes.
 //! Throughput is in nodes: criterion's "elem/s" reads as nodes per second.
+//!
+//! `alphabeta_time`: the wall time of one move at a 20 ms limit as a match plays it (the table
+//! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
+//! "equal time" gives alpha-beta in fact.
+
+use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use tavlei::rules::{Position, Variant};
@@ -32,5 +38,30 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, nodes_per_second);
+fn timed_move(c: &mut Criterion) {
+    let mut group = c.benchmark_group("alphabeta_time");
+    group.sample_size(20);
+    let limit = Limit::Time(Duration::from_millis(20));
+    for name in ["brandubh", "tavlei", "copenhagen"] {
+        let v = Variant::load(name).expect("preset");
+        let start = Position::start(&v);
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::default(), 1);
+        group.bench_function(BenchmarkId::new("clear+search-20ms", name), |b| {
+            b.iter(|| {
+                ab.clear();
+                ab.search(&start, limit).nodes
+            })
+        });
+        group.bench_function(BenchmarkId::new("search-20ms", name), |b| {
+            b.iter(|| ab.search(&start, limit).nodes)
+        });
+    }
+    group.bench_function("clear", |b| {
+        let mut ab = AlphaBeta::new(AlphaBetaConfig::default(), 1);
+        b.iter(|| ab.clear())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, nodes_per_second, timed_move);
 criterion_main!(benches);
