@@ -9,6 +9,7 @@ use tavlei::rules::square::square_name;
 use tavlei::rules::{Move, Position};
 use tavlei::search::evaluator::Request;
 use tavlei::search::single::{run, think};
+use tavlei::search::tree::ChildStats;
 use tavlei::search::{
     Budget, Evaluation, Evaluator, Proof, RolloutEvaluator, Search, SearchConfig, Tree,
     UniformEvaluator,
@@ -391,4 +392,103 @@ fn a_time_budget_stops_the_search_in_time() {
     assert!(d.simulations >= 1);
     // generous: one simulation may overrun, and test machines are busy
     assert!(clock.elapsed() < budget * 20, "{:?}", clock.elapsed());
+}
+
+/// Tavlei after seven plies of shuffling: the defenders' f7-e7 brings the start position back a
+/// third time, a draw by repetition; every other move goes on.
+fn one_move_from_a_repetition_draw() -> Position {
+    let mut pos = Position::start(&variant("tavlei"));
+    play_all(
+        &mut pos,
+        &[
+            "h5-h3", "e7-f7", "h3-h5", "f7-e7", "h5-h3", "e7-f7", "h3-h5",
+        ],
+    );
+    let mut drawn = pos.clone();
+    play(&mut drawn, "f7-e7");
+    assert!(
+        drawn.outcome().is_some_and(|o| o.winner.is_none()),
+        "f7-e7 draws by repetition"
+    );
+    pos
+}
+
+/// The root child of `mv` after a search of `pos` under `draw_value` (a zero-value evaluator,
+/// so every move but the draw is worth about 0).
+fn searched_with_draw_value(pos: &Position, mv: &str, draw_value: f32) -> (ChildStats, Move) {
+    let cfg = SearchConfig {
+        draw_value,
+        ..quiet()
+    };
+    let mut tree = Tree::new(pos.clone());
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let d = think(&mut tree, &mut UniformEvaluator, 400, &cfg, &mut rng).expect("a move");
+    let size = pos.variant().size;
+    let child = tree
+        .root_children()
+        .into_iter()
+        .find(|c| c.mv.name(size) == mv)
+        .expect("the move is legal");
+    (child, d.best)
+}
+
+#[test]
+fn a_draw_value_below_zero_steers_the_mover_away_from_a_repetition_and_above_zero_towards_it() {
+    let pos = one_move_from_a_repetition_draw();
+    let size = pos.variant().size;
+    let (rules, _) = searched_with_draw_value(&pos, "f7-e7", 0.0);
+    assert_eq!(rules.proof, Some(Proof::Draw));
+    assert_eq!(rules.q, Some(0.0), "the rules value a draw at 0");
+
+    let (avoid, best) = searched_with_draw_value(&pos, "f7-e7", -0.5);
+    assert_eq!(avoid.proof, Some(Proof::Draw), "still a proven draw");
+    assert_eq!(avoid.q, Some(-0.5), "worth the draw value to the mover");
+    assert_ne!(best.name(size), "f7-e7");
+    assert!(
+        avoid.visits < rules.visits,
+        "contempt visits the draw less: {} against {}",
+        avoid.visits,
+        rules.visits
+    );
+
+    let (seek, best) = searched_with_draw_value(&pos, "f7-e7", 0.5);
+    assert_eq!(seek.q, Some(0.5));
+    assert_eq!(
+        best.name(size),
+        "f7-e7",
+        "a mover that values draws takes it"
+    );
+}
+
+#[test]
+fn a_search_under_a_draw_value_starts_a_fresh_tree_for_the_next_move() {
+    let pos = Position::start(&variant("tavlei"));
+    let cfg = SearchConfig {
+        draw_value: -0.2,
+        ..quiet()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    // a tree grown under the rules' value is not searched on under another
+    let mut tree = Tree::new(pos.clone());
+    think(&mut tree, &mut UniformEvaluator, 50, &quiet(), &mut rng).expect("a move");
+    assert_eq!(tree.root_visits(), 51);
+    let d = think(&mut tree, &mut UniformEvaluator, 50, &cfg, &mut rng).expect("a move");
+    assert_eq!(tree.root_visits(), 51, "started afresh, not 101");
+    // and its subtree is not kept: the next mover values draws the other way
+    tree.advance(d.best, None);
+    assert_eq!(tree.root_visits(), 0);
+    assert_eq!(tree.root_position().ply(), 1);
+}
+
+#[test]
+fn a_draw_value_outside_minus_one_to_one_is_refused_by_name() {
+    for bad in [-1.0, 1.0, 2.5, f32::NAN] {
+        let cfg = SearchConfig {
+            draw_value: bad,
+            ..quiet()
+        };
+        let err = cfg.check().expect_err("out of range");
+        assert!(err.contains("draw_value"), "{err}");
+    }
+    assert!(quiet().check().is_ok());
 }

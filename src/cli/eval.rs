@@ -46,13 +46,17 @@ pub struct PlayArgs {
     /// UCT exploration constant of pure MCTS (mcts:B) on rollout values in [-1, 1].
     #[arg(long, default_value_t = SearchConfig::default().c_uct)]
     c_uct: f32,
+    /// Value of a drawn end for the side to move at the root of each tree search, its negation
+    /// for the other side (contempt; below 0 the mover avoids draws). In (-1, 1); 0: the rules'.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    draw_value: f32,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
 }
 
 impl PlayArgs {
-    fn options(&self, opening: u32, temperature_plies: u32) -> PlayOptions {
-        PlayOptions {
+    fn options(&self, opening: u32, temperature_plies: u32) -> Result<PlayOptions> {
+        let options = PlayOptions {
             concurrent: self.concurrent,
             opening_plies: self.opening_plies.unwrap_or(opening),
             temperature: self.temperature,
@@ -61,11 +65,14 @@ impl PlayArgs {
                 c_puct: self.c_puct,
                 fpu_reduction: self.fpu_reduction,
                 c_uct: self.c_uct,
+                draw_value: self.draw_value,
                 dirichlet_epsilon: 0.0,
                 ..SearchConfig::default()
             },
             ..PlayOptions::default()
-        }
+        };
+        options.search.check().map_err(anyhow::Error::msg)?;
+        Ok(options)
     }
 }
 
@@ -164,7 +171,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         return Ok(());
     }
     let mut agents = load_agents(&specs, &v, &args.play)?;
-    let opts = args.play.options(4, 8);
+    let opts = args.play.options(4, 8)?;
     if let (Some(units), Some(dir)) = (args.units, &args.out) {
         let games = play_pairs(
             &Position::start(&v),
@@ -294,7 +301,7 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         &Position::start(&v),
         &mut agents,
         args.pairs,
-        &args.play.options(4, 8),
+        &args.play.options(4, 8)?,
         args.play.seed,
         &mut |_| progress.inc(1),
     )?;
@@ -475,7 +482,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         return print_balance_plan(&studies, &games_dir);
     }
     let device = args.play.device.resolve()?;
-    let opts = args.play.options(0, 6);
+    let opts = args.play.options(0, 6)?;
     if let Some(unit) = args.units {
         let s = studies.get(unit.study).with_context(|| {
             format!(

@@ -171,6 +171,7 @@ impl AgentSpec {
             },
             AgentKind::Rollouts => SearchConfig {
                 c_uct: base.c_uct,
+                draw_value: base.draw_value,
                 ..SearchConfig::rollouts()
             },
             _ => base.clone(),

@@ -131,7 +131,8 @@ impl Search {
     }
 
     /// A search on an existing (possibly reused) tree.
-    pub fn from_tree(tree: Tree, cfg: SearchConfig, budget: Budget) -> Search {
+    pub fn from_tree(mut tree: Tree, cfg: SearchConfig, budget: Budget) -> Search {
+        tree.use_draw_value(cfg.draw_value);
         Search {
             tree,
             cfg,
@@ -169,6 +170,7 @@ impl Search {
         self.plan = None;
         self.done = 0;
         self.clock = None;
+        self.tree.use_draw_value(self.cfg.draw_value);
         self.tree.noise_reused_root(&self.cfg, rng);
     }
 

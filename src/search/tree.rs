@@ -70,6 +70,13 @@ pub struct SearchConfig {
     /// the visit counts, the policy target, come from as many simulations as elsewhere).
     #[serde(default = "default_true")]
     pub solver_stops: bool,
+    /// The value of a drawn end (repetition, length cap) for the side to move at the root, and
+    /// its negation for the other side (contempt). Below 0 the mover steers away from draws,
+    /// taking its opponent to seek them; 0 is the rules' value. Lies in (-1, 1), so a draw stays
+    /// better than a loss and worse than a win. A tree is not reused under a non-zero value:
+    /// its draws were valued for the previous mover.
+    #[serde(default)]
+    pub draw_value: f32,
 }
 
 fn default_c_uct() -> f32 {
@@ -100,6 +107,17 @@ pub enum Fpu {
 }
 
 impl SearchConfig {
+    /// What is wrong with these settings, for a config file's error.
+    pub fn check(&self) -> Result<(), String> {
+        if !(self.draw_value > -1.0 && self.draw_value < 1.0) {
+            return Err(format!(
+                "search.draw_value must lie strictly between -1 and 1 (a draw between a loss and a win), not {}",
+                self.draw_value
+            ));
+        }
+        Ok(())
+    }
+
     /// The Dirichlet concentration for a root with `moves` legal moves.
     pub fn noise_alpha(&self, moves: usize) -> f32 {
         if self.dirichlet_alpha_total > 0.0 {
@@ -153,6 +171,7 @@ impl Default for SearchConfig {
             solver: true,
             immediate_wins: false,
             solver_stops: true,
+            draw_value: 0.0,
         }
     }
 }
@@ -198,16 +217,6 @@ impl Proof {
             Proof::Win => 1.0,
             Proof::Draw => 0.0,
             Proof::Loss => -1.0,
-        }
-    }
-
-    fn of_value(v: f32) -> Proof {
-        if v > 0.0 {
-            Proof::Win
-        } else if v < 0.0 {
-            Proof::Loss
-        } else {
-            Proof::Draw
         }
     }
 }
@@ -279,6 +288,8 @@ pub struct Tree {
     nodes: Vec<Node>,
     root_position: Position,
     pending: Option<Pending>,
+    /// `SearchConfig::draw_value` this tree's values were backed up with.
+    draw_value: f32,
 }
 
 /// One root child's statistics.
@@ -295,11 +306,12 @@ pub struct ChildStats {
     pub proof_plies: u16,
 }
 
-fn leaf_value_for(side_to_move: Side, winner: Option<Side>) -> f32 {
+/// The result of a finished game for `side`.
+fn result_for(side: Side, winner: Option<Side>) -> Proof {
     match winner {
-        Some(w) if w == side_to_move => 1.0,
-        Some(_) => -1.0,
-        None => 0.0,
+        Some(w) if w == side => Proof::Win,
+        Some(_) => Proof::Loss,
+        None => Proof::Draw,
     }
 }
 
@@ -310,6 +322,26 @@ impl Tree {
             nodes: vec![Node::new(Edge::Root, NONE, 1.0, chooser)],
             root_position: root,
             pending: None,
+            draw_value: 0.0,
+        }
+    }
+
+    /// Values drawn ends at `v` for the root's side to move (`SearchConfig::draw_value`). A
+    /// tree grown under another value starts afresh: its backed-up values assumed that one.
+    pub fn use_draw_value(&mut self, v: f32) {
+        if v != self.draw_value {
+            *self = Tree::new(self.root_position.clone());
+            self.draw_value = v;
+        }
+    }
+
+    /// The value of a proven result `p` for `side`: a draw is worth the draw value for the
+    /// root's side to move and its negation for the other.
+    fn proof_value(&self, p: Proof, side: Side) -> f32 {
+        match p {
+            Proof::Draw if side == self.root_position.side_to_move() => self.draw_value,
+            Proof::Draw => -self.draw_value,
+            _ => p.value(),
         }
     }
 
@@ -345,7 +377,7 @@ impl Tree {
     pub fn root_value(&self) -> f32 {
         let root = &self.nodes[0];
         if let Some(p) = root.proof {
-            return p.value();
+            return self.proof_value(p, self.root_position.side_to_move());
         }
         let mut total = root.eval_value;
         let mut n = 1.0;
@@ -397,7 +429,7 @@ impl Tree {
                 if let Some(p) = self.nodes[cur].proof {
                     // a proven node is not searched further: its exact value is backed up
                     let chooser = self.nodes[cur].chooser;
-                    self.backup(&path, p.value(), chooser);
+                    self.backup(&path, self.proof_value(p, chooser), chooser);
                     return Selected::Resolved;
                 }
             }
@@ -410,8 +442,7 @@ impl Tree {
                 State::Unexpanded => {
                     if let Some(outcome) = pos.outcome() {
                         let side = pos.side_to_move();
-                        let v = leaf_value_for(side, outcome.winner);
-                        self.make_terminal(cur, v, side);
+                        let v = self.make_terminal(cur, result_for(side, outcome.winner), side);
                         self.backup(&path, v, side);
                         if cfg.solver {
                             self.propagate_proofs(&path);
@@ -503,7 +534,7 @@ impl Tree {
             }
             seen += 1;
             let q = match proof {
-                Some(p) => p.value(),
+                Some(p) => self.proof_value(p, child.chooser),
                 None if child.visits == 0 => match cfg.fpu {
                     // unvisited first, the best prior first among them
                     Fpu::UnvisitedFirst => return c,
@@ -542,17 +573,20 @@ impl Tree {
         self.nodes[node].children = count;
     }
 
-    /// Marks a node whose position is over; `v` is the value for `side`, the side to move there.
-    fn make_terminal(&mut self, node: usize, v: f32, side: Side) {
+    /// Marks a node whose position is over with its `result` for `side`, the side to move
+    /// there; returns its value for that side.
+    fn make_terminal(&mut self, node: usize, result: Proof, side: Side) -> f32 {
+        let v = self.proof_value(result, side);
         let n = &mut self.nodes[node];
         n.state = State::Terminal(v);
-        let proof = Proof::of_value(v);
+        let proof = result;
         n.proof = Some(if n.chooser == side {
             proof
         } else {
             proof.flip()
         });
         n.proof_plies = 0;
+        v
     }
 
     /// Expands the pending leaf with its evaluation and backs the value up. At the root, mixes
@@ -597,7 +631,7 @@ impl Tree {
                         let mut next = position.clone();
                         next.play_unchecked(m);
                         let after = next.side_to_move();
-                        self.make_terminal(c, leaf_value_for(after, Some(side)), after);
+                        self.make_terminal(c, result_for(after, Some(side)), after);
                         wins = true;
                     }
                 }
@@ -610,11 +644,12 @@ impl Tree {
             if let Some(p) = self.recompute_proof(node) {
                 // the exact value replaces the evaluation's estimate
                 let n = &self.nodes[node];
-                value = if n.chooser == side || node == 0 {
-                    p.value()
+                let mine = if n.chooser == side || node == 0 {
+                    p
                 } else {
-                    p.flip().value()
+                    p.flip()
                 };
+                value = self.proof_value(mine, side);
             }
         }
         self.backup(&path, value, side);
@@ -720,7 +755,7 @@ impl Tree {
                     mv,
                     visits: n.visits,
                     q: match n.proof {
-                        Some(p) => Some(p.value()),
+                        Some(p) => Some(self.proof_value(p, n.chooser)),
                         None => (n.visits > 0).then(|| n.value_sum / n.visits as f32),
                     },
                     prior: n.prior,
@@ -765,8 +800,15 @@ impl Tree {
                 .find(|&c| self.nodes[c].edge == Edge::Roll(r));
         }
         match keep {
-            Some(k) if self.nodes[k].state != State::Unexpanded => self.reroot(k, next),
-            _ => *self = Tree::new(next),
+            // under contempt the kept values were for the other side's draws
+            Some(k) if self.nodes[k].state != State::Unexpanded && self.draw_value == 0.0 => {
+                self.reroot(k, next)
+            }
+            _ => {
+                let draw_value = self.draw_value;
+                *self = Tree::new(next);
+                self.draw_value = draw_value;
+            }
         }
     }
 

@@ -64,6 +64,7 @@ impl Settings for SelfplayConfig {
         if self.temperature <= 0.0 {
             return Err("temperature must be positive".into());
         }
+        self.search.check()?;
         Ok(())
     }
 }
