@@ -110,6 +110,9 @@ fn every_config_kind_reports_file_and_line() {
         err.to_string().contains("temperature must be positive"),
         "{err}"
     );
+    let (path, _) = broken("selfplay.toml", "draw_value = 0.0", "draw_value = -1.0");
+    let err = SelfplayConfig::load(&path).expect_err("a draw worth a loss");
+    assert!(err.to_string().contains("draw_value must lie"), "{err}");
     let err = TrainConfig::load(&dir.join("missing.toml")).expect_err("missing");
     assert!(matches!(err, ConfigError::Read { .. }), "{err}");
 }
