@@ -579,11 +579,10 @@ impl Tree {
         let v = self.proof_value(result, side);
         let n = &mut self.nodes[node];
         n.state = State::Terminal(v);
-        let proof = result;
         n.proof = Some(if n.chooser == side {
-            proof
+            result
         } else {
-            proof.flip()
+            result.flip()
         });
         n.proof_plies = 0;
         v
