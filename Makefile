@@ -23,7 +23,8 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 CARGO ?= cargo
 RUN_ARGS ?=
 
-.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench fmt clippy clean-venv env
+
+.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
 
 all: build
 
@@ -105,6 +106,21 @@ run: build
 
 bench: setup
 	$(CARGO) bench
+
+# Network search speed (simulations per second, one thread, leaf batching 1/4/8/16) on an idle
+# machine and beside one busy process, one after the other in the same run.
+bench-network: setup
+	$(CARGO) bench --bench network_search -- --save-baseline idle
+	sh -c 'while :; do :; done' & busy=$$!; \
+	  $(CARGO) bench --bench network_search -- --save-baseline loaded; status=$$?; \
+	  kill $$busy; exit $$status
+
+# The shipped networks' forward pass in PyTorch on one thread: the module, batch norm folded,
+# channels-last, bf16 and a frozen TorchScript module, at batch 1, 8 and 64.
+bench-inference: setup
+	for n in brandubh:7 tavlei:9 copenhagen:11; do \
+	  $(TAVLEI_VENV)/bin/python benches/inference_torch.py models/$${n%%:*}.safetensors --board-size $${n##*:} || exit 1; \
+	done
 
 fmt:
 	$(CARGO) fmt

@@ -492,3 +492,144 @@ fn a_draw_value_outside_minus_one_to_one_is_refused_by_name() {
     }
     assert!(quiet().check().is_ok());
 }
+
+/// Uniform evaluations, recording the size of every call and refusing a call that holds the
+/// same position twice (virtual loss must send each gathered leaf elsewhere).
+#[derive(Default)]
+struct CountingEvaluator {
+    calls: Vec<usize>,
+}
+
+impl Evaluator for CountingEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        let mut keys: Vec<u64> = requests
+            .iter()
+            .map(|(p, _)| tavlei::search::cache::cache_key(p))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), requests.len(), "a leaf gathered twice");
+        self.calls.push(requests.len());
+        UniformEvaluator.evaluate(requests)
+    }
+
+    fn describe(&self) -> String {
+        "counting".into()
+    }
+}
+
+#[test]
+fn leaf_batching_gathers_distinct_leaves_and_spends_the_budget_exactly() {
+    let v = variant("brandubh");
+    for leaves in [1, 8] {
+        for gumbel in [false, true] {
+            let cfg = SearchConfig {
+                leaf_batch: leaves,
+                gumbel,
+                ..quiet()
+            };
+            let mut search = Search::new(Position::start(&v), cfg, Budget::Nodes(300));
+            let mut eval = CountingEvaluator::default();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            run(&mut search, &mut eval, &mut rng).expect("a move");
+            assert_eq!(
+                search.tree().root_visits(),
+                301,
+                "{leaves} leaves, {gumbel}"
+            );
+            assert_eq!(eval.calls.iter().sum::<usize>(), 301);
+            let most = eval.calls.iter().copied().max().unwrap_or(0);
+            assert!(most <= leaves, "{leaves}: {:?}", eval.calls);
+            if leaves == 1 {
+                assert_eq!(eval.calls.len(), 301);
+            } else {
+                // the first calls stay small (a small tree), later ones gather many leaves
+                assert_eq!(eval.calls[0], 1);
+                assert!(most >= 4, "{:?}", eval.calls);
+                assert!(eval.calls.len() < 150, "{} calls", eval.calls.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_batched_search_still_finds_the_escape_and_the_forced_win() {
+    let cfg = SearchConfig {
+        leaf_batch: 8,
+        ..quiet()
+    };
+    let pos = board(&variant("brandubh"), KING_CAN_ESCAPE, Defenders);
+    assert_eq!(best_move(&pos, 200, &cfg), "c1-a1");
+    let fork = board(&variant("brandubh"), FORK, Defenders);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut tree = Tree::new(fork.clone());
+    let d = think(
+        &mut tree,
+        &mut RolloutEvaluator::new(4, 2),
+        2000,
+        &cfg,
+        &mut rng,
+    )
+    .expect("a move");
+    assert!(forces_escape(&fork, d.best), "{}", d.best.name(7));
+}
+
+/// Uniform evaluations that take `delay` a call, as a slow network would.
+struct SlowEvaluator(std::time::Duration);
+
+impl Evaluator for SlowEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        std::thread::sleep(self.0);
+        UniformEvaluator.evaluate(requests)
+    }
+
+    fn describe(&self) -> String {
+        "slow".into()
+    }
+}
+
+#[test]
+fn a_gumbel_search_on_a_time_budget_plans_by_the_clock() {
+    let v = variant("brandubh");
+    let cfg = SearchConfig {
+        gumbel: true,
+        ..quiet()
+    };
+    let budget = Budget::Time(std::time::Duration::from_millis(40));
+    // a fast evaluator: far more than the 64 simulations a first plan guesses
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut search = Search::new(Position::start(&v), cfg.clone(), budget);
+    let fast = run(&mut search, &mut UniformEvaluator, &mut rng).expect("a move");
+    assert!(fast.simulations > 500, "{} simulations", fast.simulations);
+    // the halving was planned for them: several considered actions got many visits each (a
+    // plan of 64 gives none more than 8 before its survivor takes every later simulation)
+    let children = search.tree().root_children();
+    let well_searched = children.iter().filter(|c| c.visits >= 20).count();
+    assert!(
+        well_searched >= 4,
+        "{well_searched} children with 20 visits"
+    );
+    // the survivor it plays is among the most visited of the last halving
+    let most = children.iter().map(|c| c.visits).max().unwrap_or(0);
+    let played = children
+        .iter()
+        .find(|c| c.mv == fast.best)
+        .expect("a child");
+    assert!(played.visits + 1 >= most, "{} of {most}", played.visits);
+    // a slow one (1 ms a call): the plan shrinks to what the clock allows, and a second search
+    // given the first one's rate plans with it from the start
+    let slow = std::time::Duration::from_millis(1);
+    let mut first = Search::new(Position::start(&v), cfg.clone(), budget);
+    let clock = std::time::Instant::now();
+    let d = run(&mut first, &mut SlowEvaluator(slow), &mut rng).expect("a move");
+    assert!(clock.elapsed().as_millis() < 80, "{:?}", clock.elapsed());
+    assert!(
+        d.simulations >= 10 && d.simulations < 64,
+        "{}",
+        d.simulations
+    );
+    let mut second = Search::new(Position::start(&v), cfg, budget);
+    second.set_rate(first.measured_rate());
+    let d2 = run(&mut second, &mut SlowEvaluator(slow), &mut rng).expect("a move");
+    assert!(d2.simulations >= 10, "{}", d2.simulations);
+}

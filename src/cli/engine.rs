@@ -53,7 +53,8 @@ pub fn run(args: EngineArgs) -> Result<()> {
             };
             // the variant's own name: a network checkpoint names its variant, not the file it
             // came from
-            let player = Player::new(&args.agent, v.name(), device, args.seed.seed)?;
+            let player =
+                Player::new(&args.agent, v.name(), device, args.seed.seed)?.keeping_table();
             HtpEngine::new(v, player).run(stdin.lock(), std::io::stdout().lock())?;
         }
         Protocol::Otep => {

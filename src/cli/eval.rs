@@ -50,6 +50,10 @@ pub struct PlayArgs {
     /// for the other side (contempt; below 0 the mover avoids draws). In (-1, 1); 0: the rules'.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     draw_value: f32,
+    /// Leaves a network agent's search gathers per network call (virtual loss between them);
+    /// 1 evaluates each leaf alone.
+    #[arg(long, default_value_t = SearchConfig::default().leaf_batch)]
+    leaf_batch: usize,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
 }
@@ -66,6 +70,7 @@ impl PlayArgs {
                 fpu_reduction: self.fpu_reduction,
                 c_uct: self.c_uct,
                 draw_value: self.draw_value,
+                leaf_batch: self.leaf_batch,
                 dirichlet_epsilon: 0.0,
                 ..SearchConfig::default()
             },
@@ -251,6 +256,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     println!("score of A: {:.3}", r.score);
     println!("Elo of A over B: {:+.0} (95% {:+.0} .. {:+.0}) from pairs; {:+.0} ({:+.0} .. {:+.0}) from games", r.elo_pairs.elo, r.elo_pairs.low, r.elo_pairs.high, r.elo_games.elo, r.elo_games.low, r.elo_games.high);
     println!("pair scores 0 / 0.5 / 1 / 1.5 / 2: {:?}", r.pentanomial);
+    print!("{}", tavlei::eval::clock::describe(&r.clock));
     if let Some(s) = &r.sprt {
         println!(
             "SPRT [{}, {}] alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}): {}",
@@ -361,6 +367,7 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         report.games
     );
     print!("{}", render(&["agent", "Elo", "low", "high"], &rows));
+    print!("{}", tavlei::eval::clock::describe(&report.clock));
     Ok(())
 }
 
@@ -539,6 +546,8 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         print!("{}", balance_csv(&reports)?);
     } else {
         print!("{}", balance_table(&reports));
+        let clocks: Vec<_> = reports.iter().filter_map(|r| r.clock.clone()).collect();
+        print!("{}", tavlei::eval::clock::describe(&clocks));
         println!(
             "95% Wilson intervals in brackets; settled: the two strongest levels agree within them. Tables, plots and every game (replayable) in {}",
             args.out.display()

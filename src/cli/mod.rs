@@ -38,6 +38,11 @@ struct Cli {
     /// work; default: RAYON_NUM_THREADS, else every core. Results do not depend on it.
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    /// libtorch threads for each network forward pass in a search (self-play, matches, engines,
+    /// analysis: default 1, one per search worker) and for each training step (default: every
+    /// core, or --threads). More than 1 beside other work is slower, often many times over.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    torch_threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -95,6 +100,11 @@ enum Command {
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     init_logging(cli.verbose);
+    // before any tensor op: libtorch's defaults spin for cores they do not get
+    tavlei::nn::threads::configure(
+        cli.torch_threads.map(usize::from),
+        cli.torch_threads.or(cli.threads).map(usize::from),
+    );
     if let Some(n) = cli.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n as usize)

@@ -40,7 +40,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
         v.name(),
         args.device.resolve()?,
         args.seed.seed,
-    )?;
+    )?
+    .keeping_table();
     let stdout = std::io::stdout();
     let options = PlayOptions {
         human: args.side.unwrap_or(v.rules.movement.first),

@@ -20,6 +20,7 @@ use serde_json::Value;
 use crate::eval::agent::{parse_budget, AgentSpec};
 use crate::rules::notation::{parse_otn, parse_side, split_roll};
 use crate::rules::{Position, Side, Variant};
+use crate::search::batch::evaluate_pending;
 use crate::search::driver::{Budget, Choice, Search, Step};
 use crate::search::tree::Proof;
 
@@ -303,21 +304,15 @@ impl AnalysisEngine {
             let Some(evaluator) = self.players.get_mut(&key).and_then(Player::evaluator) else {
                 continue;
             };
-            let group: Vec<usize> = (0..flights.len())
-                .filter(|&i| flights[i].waiting && flights[i].key == key)
+            let mut group: Vec<_> = flights
+                .iter_mut()
+                .filter(|f| f.waiting && f.key == key)
+                .map(|f| {
+                    f.waiting = false;
+                    (&mut f.search, &mut f.rng)
+                })
                 .collect();
-            let evaluations = {
-                let requests: Vec<_> = group
-                    .iter()
-                    .filter_map(|&i| flights[i].search.pending())
-                    .collect();
-                evaluator.evaluate(&requests)
-            };
-            for (&i, eval) in group.iter().zip(&evaluations) {
-                let f = &mut flights[i];
-                f.search.expand(eval, &mut f.rng);
-                f.waiting = false;
-            }
+            evaluate_pending(&mut group, evaluator, None);
         }
         let mut k = 0;
         while k < flights.len() {

@@ -292,6 +292,7 @@ impl OtepEngine {
             self.setup.device,
             self.setup.seed,
         )
+        .map(Player::keeping_table)
         .map_err(|e| {
             critical(format!(
                 "{} cannot play these rules: {e}",

@@ -48,6 +48,10 @@ pub struct Thought {
 pub struct Player {
     agent: Agent,
     rng: ChaCha8Rng,
+    /// Alpha-beta keeps its transposition table from move to move (a game), instead of
+    /// starting every search afresh (independent queries, whose answers then do not depend on
+    /// the queries before them).
+    keep_table: bool,
 }
 
 impl Player {
@@ -62,7 +66,15 @@ impl Player {
         Ok(Player {
             agent: Agent::load(spec, variant, device, seed)?,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            keep_table: false,
         })
+    }
+
+    /// The same player keeping alpha-beta's table between moves, as an engine playing a game
+    /// does: what it found for earlier moves speeds up the next search.
+    pub fn keeping_table(mut self) -> Player {
+        self.keep_table = true;
+        self
     }
 
     pub fn spec(&self) -> &AgentSpec {
@@ -113,7 +125,9 @@ impl Player {
         }
         let budget = budget.unwrap_or(self.agent.spec.budget);
         if let Some(ab) = self.agent.alphabeta.as_mut() {
-            ab.clear();
+            if !self.keep_table {
+                ab.clear();
+            }
             let result = ab.search(pos, Limit::from(budget));
             let best = result.best?;
             let value = ab.value(result.score);
@@ -164,7 +178,9 @@ impl Player {
         let config = self.search_config()?;
         let evaluator = self.agent.evaluator.as_mut()?;
         let mut search = Search::new(pos.clone(), config, budget);
+        search.set_rate(self.agent.rate);
         let decision = single::run(&mut search, evaluator.as_mut(), &mut self.rng)?;
+        self.agent.rate = search.measured_rate();
         Some(Analysis::of_search(&search, &decision))
     }
 

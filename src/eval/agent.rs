@@ -10,8 +10,8 @@
 //! - `ab:D` (alpha-beta to depth `D` plies) or `ab:t=T` (iterative deepening for a time per move),
 //!   with the evaluation weights of `configs/alphabeta.toml` (compiled in).
 //!
-//! A time budget is wall-clock time per move; the arena then plays one game at a time so that
-//! the clock measures only that game's search (see `arena`).
+//! A time budget is wall-clock time per move; the arena then plays each game alone on a worker
+//! of its own, so that the clock measures only that game's search (see `arena`).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -204,6 +204,11 @@ pub struct Agent {
     pub alphabeta: Option<AlphaBeta>,
     /// The seed it was loaded with (its rollouts and alpha-beta tie-breaks follow from it).
     pub seed: u64,
+    /// Where its network runs.
+    pub device: tch::Device,
+    /// Simulations per second of its last timed search (a Gumbel search plans its next time
+    /// budget with it).
+    pub rate: Option<f64>,
 }
 
 impl Agent {
@@ -239,6 +244,8 @@ impl Agent {
             evaluator,
             alphabeta,
             seed,
+            device,
+            rate: None,
         })
     }
 

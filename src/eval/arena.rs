@@ -1,23 +1,22 @@
 //! Games between agents, many at once: each game searches for the side to move with that side's
 //! agent, and the pending leaves of all games are evaluated in one batch per agent.
 //!
-//! Time budgets: with many games in flight, the wall time of one game's move would include the
-//! other games' searches and the shared batches. So when any agent plays on a time budget, games
-//! are played one at a time: each move's clock then measures that game's own search (its
-//! evaluations included, in batches of one) and nothing else.
-//!
-//! Games between classical agents (random, pure MCTS, alpha-beta) share no batches: each is
-//! played alone, start to end, by one of as many workers as rayon has threads (`--threads`,
-//! `RAYON_NUM_THREADS`), so a study uses every core. A timed move then has its thread to itself
-//! (one thread per core).
+//! Games played apart: games between classical agents (random, pure MCTS, alpha-beta) share no
+//! batches, and neither do games on a time budget (with many games in flight, one game's move
+//! would wait for the other games' searches and the shared batches). Each such game is played
+//! alone, start to end, by one of as many workers as rayon has threads (`--threads`,
+//! `RAYON_NUM_THREADS`, one per core by default), with its own copies of the agents (networks
+//! included, each running its forward passes on its worker's thread with the libtorch threads
+//! of `nn::threads`), so a study uses every core and a timed move's clock measures only its own
+//! search. Each timed move's wall time over its budget is kept with the game (`GameResult::clock`).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Outcome, Position, Side};
+use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;
-use crate::search::evaluator::Request;
 use crate::search::tree::SearchConfig;
 use crate::search::{Budget, Choice, Search, Step};
 
@@ -70,6 +69,10 @@ pub struct GameResult {
     pub outcome: Outcome,
     pub plies: u32,
     pub moves: Vec<String>,
+    /// Each timed move's wall time over its budget, with the agent that made it (none when no
+    /// agent played on a time budget).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clock: Vec<(usize, f32)>,
 }
 
 impl GameResult {
@@ -95,6 +98,9 @@ struct Game {
     /// The search of the move in progress (a fresh tree each move: the agents differ).
     search: Option<Search>,
     moves: Vec<String>,
+    /// When the move in progress started to be searched (time budgets only).
+    started: Option<std::time::Instant>,
+    clock: Vec<(usize, f32)>,
 }
 
 enum GameStep {
@@ -130,7 +136,22 @@ impl Game {
             rng: ChaCha8Rng::seed_from_u64(setup.seed),
             search: None,
             moves,
+            started: None,
+            clock: Vec::new(),
         }
+    }
+
+    /// Notes a timed move's wall time, from `started`, over the budget of `agent`'s spec.
+    fn time_move(&mut self, agent: usize, budget: Budget) {
+        if let (Some(started), Budget::Time(t)) = (self.started.take(), budget) {
+            let ratio = started.elapsed().as_secs_f64() / t.as_secs_f64();
+            self.clock.push((agent, ratio as f32));
+        }
+    }
+
+    /// The search of the move in progress with the random generator its expansions use.
+    fn waiting(&mut self) -> Option<(&mut Search, &mut ChaCha8Rng)> {
+        Some((self.search.as_mut()?, &mut self.rng))
     }
 
     fn agent_to_move(&self) -> usize {
@@ -155,6 +176,7 @@ impl Game {
                     outcome,
                     plies: self.position.ply(),
                     moves: std::mem::take(&mut self.moves),
+                    clock: std::mem::take(&mut self.clock),
                 });
             }
             roll_if_needed(&mut self.position, &mut self.rng);
@@ -164,6 +186,10 @@ impl Game {
             }
             let who = self.agent_to_move();
             let limit = agents[who].alphabeta_limit();
+            let budget = agents[who].spec.budget;
+            if matches!(budget, Budget::Time(_)) {
+                self.started.get_or_insert_with(std::time::Instant::now);
+            }
             // agents that choose a move at once, without an evaluator
             if let Some(ab) = agents[who].alphabeta.as_mut() {
                 // a fresh table each move: a game's moves do not depend on the other games
@@ -177,6 +203,7 @@ impl Game {
                 ab.vary(self.setup.seed, noise);
                 let best = ab.search(&self.position, limit).best;
                 let mv = best.expect("a position that is not over has a legal move");
+                self.time_move(who, budget);
                 self.moves.push(self.position.play_recorded(mv));
                 continue;
             }
@@ -189,11 +216,13 @@ impl Game {
                 continue;
             }
             let search = self.search.get_or_insert_with(|| {
-                Search::new(
+                let mut search = Search::new(
                     self.position.clone(),
                     agent.spec.search_config(&opts.search),
                     agent.spec.budget,
-                )
+                );
+                search.set_rate(agent.rate);
+                search
             });
             match search.step(Some(&mut caches[who]), &mut self.rng) {
                 Step::NeedsEval => return GameStep::Needs(who),
@@ -207,8 +236,10 @@ impl Game {
                     let decision = search
                         .decide(choice, &mut self.rng)
                         .expect("a position that is not over has a legal move");
-                    self.moves.push(self.position.play_recorded(decision.best));
+                    agents[who].rate = search.measured_rate();
                     self.search = None;
+                    self.time_move(who, budget);
+                    self.moves.push(self.position.play_recorded(decision.best));
                 }
             }
         }
@@ -224,20 +255,21 @@ pub fn play_games(
     opts: &PlayOptions,
     on_result: &mut dyn FnMut(&GameResult) -> bool,
 ) -> Vec<GameResult> {
-    if agents.iter().all(Agent::is_classical) {
-        let specs: Vec<(AgentSpec, u64)> =
-            agents.iter().map(|a| (a.spec.clone(), a.seed)).collect();
+    let timed = agents
+        .iter()
+        .any(|a| matches!(a.spec.budget, Budget::Time(_)));
+    if timed || agents.iter().all(Agent::is_classical) {
+        let specs: Vec<(AgentSpec, u64, tch::Device)> = agents
+            .iter()
+            .map(|a| (a.spec.clone(), a.seed, a.device))
+            .collect();
         return play_apart(start, &specs, setups, opts, on_result);
     }
     let mut caches: Vec<EvalCache> = agents
         .iter()
         .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
         .collect();
-    // time budgets: one game at a time, so a move's clock measures only its own search
-    let timed = agents
-        .iter()
-        .any(|a| matches!(a.spec.budget, Budget::Time(_)));
-    let concurrent = if timed { 1 } else { opts.concurrent.max(1) };
+    let concurrent = opts.concurrent.max(1);
     let mut queue = setups.iter().copied();
     let mut active: Vec<Game> = Vec::new();
     let mut results = Vec::new();
@@ -267,27 +299,12 @@ pub fn play_games(
             let Some(evaluator) = agent.evaluator.as_mut() else {
                 continue;
             };
-            let mine: Vec<usize> = (0..waiting.len())
-                .filter(|&i| waiting[i].0 == who)
+            let mut mine: Vec<_> = waiting
+                .iter_mut()
+                .filter(|(w, _)| *w == who)
+                .filter_map(|(_, game)| game.waiting())
                 .collect();
-            if mine.is_empty() {
-                continue;
-            }
-            let evals = {
-                let requests: Vec<Request<'_>> = mine
-                    .iter()
-                    .filter_map(|&i| waiting[i].1.search.as_ref().and_then(|s| s.pending()))
-                    .collect();
-                evaluator.evaluate(&requests)
-            };
-            for (&i, eval) in mine.iter().zip(evals) {
-                let game = &mut waiting[i].1;
-                let search = game.search.as_mut().expect("a pending search");
-                if let Some((pos, _)) = search.pending() {
-                    caches[who].insert(pos, eval.clone());
-                }
-                search.expand(&eval, &mut game.rng);
-            }
+            evaluate_pending(&mut mine, evaluator.as_mut(), Some(&mut caches[who]));
         }
         active = waiting.into_iter().map(|(_, g)| g).collect();
     }
@@ -295,15 +312,17 @@ pub fn play_games(
     results
 }
 
-/// Games of classical agents, each played alone, start to end, by one of as many workers as
-/// rayon has threads (`--threads`); a worker takes the next game as soon as it is free. Results
+/// Games played apart (classical agents, or time budgets), each alone, start to end, by one of as
+/// many workers as rayon has threads (`--threads`); a worker takes the next game as soon as it
+/// is free. Results
 /// reach `on_result` in the order of `setups`, and when it asks to stop, the games after that one
 /// are dropped even if a worker finished them: the games kept, their results and where a stop
 /// falls do not depend on the number of threads, since a game's moves follow from its position,
-/// its agents' seeds and its own random numbers only.
+/// its agents' seeds and its own random numbers only (for node budgets; a time budget's moves
+/// depend on the machine's speed).
 fn play_apart(
     start: &Position,
-    specs: &[(AgentSpec, u64)],
+    specs: &[(AgentSpec, u64, tch::Device)],
     setups: &[GameSetup],
     opts: &PlayOptions,
     on_result: &mut dyn FnMut(&GameResult) -> bool,
@@ -317,19 +336,21 @@ fn play_apart(
     heard
 }
 
-/// One game between fresh copies of classical agents (their own evaluators, tables and caches).
+/// One game between fresh copies of the agents (their own evaluators, networks, tables and
+/// caches).
 fn play_alone(
     setup: GameSetup,
     start: &Position,
-    specs: &[(AgentSpec, u64)],
+    specs: &[(AgentSpec, u64, tch::Device)],
     opts: &PlayOptions,
 ) -> GameResult {
     let variant = start.variant().name();
     let mut agents: Vec<Agent> = specs
         .iter()
-        .map(|(spec, seed)| {
-            Agent::load(spec, variant, tch::Device::Cpu, *seed)
-                .expect("a classical agent loads without files")
+        .map(|(spec, seed, device)| {
+            // the caller loaded each agent once already: a failure now is a file changed since
+            Agent::load(spec, variant, *device, *seed)
+                .unwrap_or_else(|e| panic!("reloading an agent for a game: {e}"))
         })
         .collect();
     let mut caches: Vec<EvalCache> = agents
@@ -342,19 +363,11 @@ fn play_alone(
             GameStep::Over(result) => return result,
             GameStep::Needs(who) => who,
         };
-        let search = game.search.as_mut().expect("a pending search");
         let evaluator = agents[who]
             .evaluator
             .as_mut()
             .expect("an agent that asks for evaluations has an evaluator");
-        let eval = {
-            let request: Vec<Request<'_>> = search.pending().into_iter().collect();
-            evaluator.evaluate(&request).pop()
-        }
-        .expect("one evaluation per request");
-        if let Some((pos, _)) = search.pending() {
-            caches[who].insert(pos, eval.clone());
-        }
-        search.expand(&eval, &mut game.rng);
+        let waiting = game.waiting().expect("a pending search");
+        evaluate_pending(&mut [waiting], evaluator.as_mut(), Some(&mut caches[who]));
     }
 }

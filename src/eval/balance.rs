@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
+use super::clock::{clock_overruns, ClockOverrun};
 use super::stats::{balance_ratio, wilson, Ratio, Z95};
 use crate::rules::notation::game_record;
 use crate::rules::{Position, Reason, Side};
@@ -57,6 +58,9 @@ pub struct BalanceReport {
     /// defender and draw shares (`mark_settled`). `None` elsewhere.
     #[serde(default)]
     pub settled: Option<bool>,
+    /// How well the agent kept to its clock (absent without a time budget).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockOverrun>,
 }
 
 /// Whether two Wilson intervals overlap.
@@ -119,6 +123,7 @@ pub fn summarise(
         .collect();
     BalanceReport {
         settled: None,
+        clock: clock_overruns(results, &[agent.to_string()]).pop(),
         variant: variant.into(),
         agent: agent.into(),
         simulations,
@@ -302,6 +307,7 @@ mod tests {
                 },
                 plies: 40,
                 moves: vec![],
+                clock: vec![],
             })
             .collect();
         summarise(variant, agent, 0, &results, 1.0)

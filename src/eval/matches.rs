@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agent::Agent;
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
+use super::clock::{clock_overruns, ClockOverrun};
 use super::stats::{
     elo_interval_trinomial, sprt_bounds, sprt_llr, try_bradley_terry, BradleyTerryOptions,
     EloEstimate, Pentanomial, Rating, SprtDecision, StatsError, Z95,
@@ -119,6 +120,9 @@ pub struct MatchReport {
     pub elo_pairs: EloEstimate,
     pub pentanomial: [u64; 5],
     pub sprt: Option<SprtReport>,
+    /// How well each timed agent kept to its clock (none without time budgets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clock: Vec<ClockOverrun>,
 }
 
 /// The seed of pair `pair` (its opening) and of each of its games.
@@ -214,6 +218,7 @@ pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -
         as_attacker,
         as_defender,
         sprt,
+        clock: clock_overruns(results, &[a.to_string(), b.to_string()]),
     }
 }
 
@@ -322,6 +327,9 @@ pub struct LadderReport {
     /// Score of row agent against column agent.
     pub scores: Vec<Vec<Option<f64>>>,
     pub games: u64,
+    /// How well each timed agent kept to its clock (none without time budgets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clock: Vec<ClockOverrun>,
 }
 
 /// A round robin: every two agents play `pairs` pairs; Bradley–Terry ratings from all games.
@@ -370,8 +378,10 @@ pub fn run_ladder(
                 .collect()
         })
         .collect();
+    let names: Vec<String> = agents.iter().map(|a| a.spec.text.clone()).collect();
     let report = LadderReport {
-        agents: agents.iter().map(|a| a.spec.text.clone()).collect(),
+        clock: clock_overruns(&results, &names),
+        agents: names,
         ratings,
         scores,
         games: results.len() as u64,
@@ -397,6 +407,7 @@ mod tests {
             },
             plies: 40,
             moves: vec![],
+            clock: vec![],
         }
     }
 

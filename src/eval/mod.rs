@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod arena;
 pub mod balance;
+pub mod clock;
 pub mod matches;
 pub mod stats;
 pub mod study;

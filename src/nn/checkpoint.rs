@@ -252,6 +252,7 @@ impl Network {
         size: usize,
     ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
         let out = |e: tch::TchError| CheckpointError::Output(first_line(&e.to_string()));
+        super::threads::ensure_this_thread();
         let (policy, value) = tch::no_grad(|| -> Result<_, CheckpointError> {
             let x = Tensor::from_slice(planes)
                 .f_view([n as i64, -1, size as i64, size as i64])

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod device;
 pub mod model;
 pub mod onnx;
+pub mod threads;
 
 pub use checkpoint::{CheckpointError, CheckpointMeta, Network};
 pub use model::Architecture;

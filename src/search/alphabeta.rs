@@ -167,6 +167,9 @@ pub struct AlphaBeta {
     squares: usize,
     /// Move lists per ply, reused.
     lists: Vec<Vec<(i32, Move)>>,
+    /// Child positions per ply (two slots a ply: moves, die rolls), reused through
+    /// `Position::copy_from` so no node allocates.
+    children: Vec<Option<Position>>,
     moves: Vec<Move>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -206,6 +209,7 @@ impl AlphaBeta {
             history: Vec::new(),
             squares: 0,
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            children: (0..2 * (MAX_PLY + 1)).map(|_| None).collect(),
             moves: Vec::with_capacity(512),
             pv: vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -219,6 +223,23 @@ impl AlphaBeta {
 
     pub fn config(&self) -> &AlphaBetaConfig {
         &self.config
+    }
+
+    /// A copy of `pos` from the reusable child slot `slot` (give it back with `put_child`).
+    fn take_child(&mut self, slot: usize, pos: &Position) -> Position {
+        match self.children.get_mut(slot).and_then(Option::take) {
+            Some(mut child) => {
+                child.copy_from(pos);
+                child
+            }
+            None => pos.clone(),
+        }
+    }
+
+    fn put_child(&mut self, slot: usize, child: Position) {
+        if let Some(s) = self.children.get_mut(slot) {
+            *s = Some(child);
+        }
     }
 
     /// Makes the searches that follow vary with a game: `game_seed` joins the tie-breaks, and
@@ -391,8 +412,9 @@ impl AlphaBeta {
         let mut best: Option<(usize, Move)> = None;
         let mut searched = 0;
         self.pv_len[0] = 0;
+        let mut child = self.take_child(0, pos);
         for (i, &mv) in root.iter().enumerate() {
-            let mut child = pos.clone();
+            child.copy_from(pos);
             child.play_unchecked(mv);
             let score = if i == 0 {
                 self.child(pos, &child, depth - 1, 1, alpha, beta)
@@ -414,6 +436,7 @@ impl AlphaBeta {
                 self.update_pv(0, mv);
             }
         }
+        self.put_child(0, child);
         if let Some((i, _)) = best {
             root[..=i].rotate_right(1);
         }
@@ -516,8 +539,9 @@ impl AlphaBeta {
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let mut child = self.take_child(2 * ply, pos);
         for (i, &(order, mv)) in list.iter().enumerate() {
-            let mut child = pos.clone();
+            child.copy_from(pos);
             child.play_unchecked(mv);
             let score = if i == 0 {
                 self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
@@ -532,6 +556,7 @@ impl AlphaBeta {
             };
             if self.stopped {
                 self.lists[ply] = list;
+                self.put_child(2 * ply, child);
                 return 0;
             }
             if score > best {
@@ -550,6 +575,7 @@ impl AlphaBeta {
             }
         }
         self.lists[ply] = list;
+        self.put_child(2 * ply, child);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_in {
@@ -576,8 +602,10 @@ impl AlphaBeta {
         let (lo, hi) = (-(WIN as i64), WIN as i64);
         let (alpha, beta) = (alpha as i64, beta as i64);
         let mut sum = 0i64;
+        let mut child = self.take_child(2 * ply + 1, pos);
+        let mut early = None;
         for roll in 1..=ROLLS {
-            let mut child = pos.clone();
+            child.copy_from(pos);
             child.set_roll(roll as u8);
             let rest = ROLLS - roll;
             // the mean stays <= alpha if this roll scores <= a, whatever the rest score
@@ -586,17 +614,19 @@ impl AlphaBeta {
             let window = (a.max(lo - 1) as i32, b.min(hi + 1) as i32);
             let score = self.negamax(&child, depth, ply, window.0, window.1) as i64;
             if self.stopped {
-                return 0;
+                early = Some(0);
+            } else if score <= a {
+                early = Some(alpha as i32);
+            } else if score >= b {
+                early = Some(beta as i32);
             }
-            if score <= a {
-                return alpha as i32;
-            }
-            if score >= b {
-                return beta as i32;
+            if early.is_some() {
+                break;
             }
             sum += score;
         }
-        (sum / ROLLS) as i32
+        self.put_child(2 * ply + 1, child);
+        early.unwrap_or((sum / ROLLS) as i32)
     }
 
     /// The evaluation at a leaf, with the one terminal case a leaf can hide: no legal move.

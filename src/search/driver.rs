@@ -121,8 +121,11 @@ pub struct Search {
     plan: Option<RootPlan>,
     done: u32,
     clock: Option<Instant>,
-    /// Simulations per second of the last timed search (Gumbel plans a time budget with it).
+    /// Simulations per second of the last timed search, or as given (`set_rate`): Gumbel plans a
+    /// time budget with it.
     rate: Option<f64>,
+    /// `done` when a Gumbel plan under a time budget was last checked against the clock.
+    checked: u32,
 }
 
 impl Search {
@@ -141,6 +144,27 @@ impl Search {
             done: 0,
             clock: None,
             rate: None,
+            checked: 0,
+        }
+    }
+
+    /// Simulations per second to plan a time budget with before this search has measured its
+    /// own (an agent's rate from its earlier moves).
+    pub fn set_rate(&mut self, rate: Option<f64>) {
+        if rate.is_some_and(|r| r.is_finite() && r > 0.0) {
+            self.rate = rate;
+        }
+    }
+
+    /// Simulations per second of this search so far under a time budget (else the last
+    /// measured one), to hand to the agent's next search.
+    pub fn measured_rate(&self) -> Option<f64> {
+        match (self.clock, self.budget) {
+            (Some(clock), Budget::Time(_)) if self.done > 0 => {
+                let secs = clock.elapsed().as_secs_f64();
+                (secs > 0.0).then(|| self.done as f64 / secs)
+            }
+            _ => self.rate,
         }
     }
 
@@ -169,17 +193,37 @@ impl Search {
         self.budget = budget;
         self.plan = None;
         self.done = 0;
+        self.checked = 0;
         self.clock = None;
         self.tree.use_draw_value(self.cfg.draw_value);
         self.tree.noise_reused_root(&self.cfg, rng);
     }
 
     fn record_rate(&mut self) {
-        if let (Some(clock), Budget::Time(_)) = (self.clock, self.budget) {
-            let secs = clock.elapsed().as_secs_f64();
-            if self.done > 0 && secs > 0.0 {
-                self.rate = Some(self.done as f64 / secs);
-            }
+        self.rate = self.measured_rate();
+    }
+
+    /// Under a time budget, every 8 simulations: when the clock says the Gumbel plan's count
+    /// is off by more than a fifth, stretch or shrink the plan to what the time left allows.
+    fn keep_plan_to_clock(&mut self) {
+        let (Some(RootPlan::Gumbel(plan)), Budget::Time(t), Some(clock)) =
+            (&mut self.plan, self.budget, self.clock)
+        else {
+            return;
+        };
+        if self.done < self.checked + 8 {
+            return;
+        }
+        self.checked = self.done;
+        let elapsed = clock.elapsed().as_secs_f64();
+        if elapsed <= 0.0 {
+            return;
+        }
+        let left = (t.as_secs_f64() - elapsed).max(0.0);
+        let projected = self.done as f64 * (1.0 + left / elapsed);
+        let planned = plan.planned() as f64;
+        if (projected - planned).abs() > 0.2 * planned {
+            plan.replan(projected.clamp(1.0, 1e7) as u32);
         }
     }
 
@@ -195,7 +239,8 @@ impl Search {
     }
 
     /// The Gumbel plan's simulation count: the node budget, or for a time budget the last
-    /// measured rate times the time (a guess of 4 per considered action before any).
+    /// measured rate times the time (a guess of 4 per considered action before any; the plan is
+    /// then kept to the clock as the search goes, `keep_plan_to_clock`).
     fn planned_simulations(&self) -> u32 {
         match self.budget {
             Budget::Nodes(n) => n,
@@ -206,17 +251,47 @@ impl Search {
         }
     }
 
-    /// Runs simulations until an evaluation is needed or the search is over. Cached
-    /// evaluations are used on the way (and looked up by position key and move count).
+    /// Leaves to gather before asking for evaluations: `leaf_batch`, but no more than an
+    /// eighth of the root's visits (a small tree has few places worth a leaf, and every leaf
+    /// gathered at once is chosen without the others' results); 1 for the legacy Gumbel plan.
+    fn gather_limit(&self) -> usize {
+        let k = self.cfg.leaf_batch.max(1);
+        if k == 1 || self.cfg.gumbel_legacy {
+            return 1;
+        }
+        k.min((self.tree.root_visits() as usize / 8).max(1))
+    }
+
+    /// Whether the budget is spent, counting the leaves on their way as simulations.
+    fn spent_with(&self, waiting: usize) -> bool {
+        match self.budget {
+            Budget::Nodes(n) => self.done as usize + waiting >= n as usize,
+            Budget::Time(_) => self.spent(),
+        }
+    }
+
+    /// Runs simulations until leaves need evaluations (`Step::NeedsEval`: up to `leaf_batch` of
+    /// them, see `pending_leaves`, each given its evaluation by `expand`, oldest first) or the
+    /// search is over. Cached evaluations are used on the way (looked up by position key and
+    /// move count).
     pub fn step<R: Rng>(&mut self, mut cache: Option<&mut EvalCache>, rng: &mut R) -> Step {
         self.clock.get_or_insert_with(Instant::now);
         loop {
             if self.tree.root_is_terminal() {
                 return Step::Done;
             }
+            let waiting = self.tree.pending_count();
+            let ask = if waiting > 0 {
+                Step::NeedsEval
+            } else {
+                Step::Done
+            };
+            if waiting >= self.gather_limit() {
+                return Step::NeedsEval;
+            }
             if self.tree.root_is_expanded() {
-                if self.solved() || self.spent() || self.tree.root_child_count() == 0 {
-                    return Step::Done;
+                if self.solved() || self.spent_with(waiting) || self.tree.root_child_count() == 0 {
+                    return ask;
                 }
                 if self.cfg.gumbel && self.plan.is_none() {
                     let n = self.planned_simulations();
@@ -226,6 +301,10 @@ impl Search {
                         RootPlan::Gumbel(GumbelRoot::new(&self.tree, &self.cfg, n, rng))
                     });
                 }
+                self.keep_plan_to_clock();
+            } else if waiting > 0 {
+                // the root's own expansion comes alone
+                return Step::NeedsEval;
             }
             let forced = match &mut self.plan {
                 Some(RootPlan::Gumbel(g)) => Some(g.next_forced(&self.tree, &self.cfg)),
@@ -243,29 +322,45 @@ impl Search {
                         self.done += 1;
                     }
                 }
+                Selected::Collision => {
+                    // this simulation did not happen: the Gumbel schedule takes it back
+                    if let (Some(RootPlan::Gumbel(g)), Some(pick)) = (&mut self.plan, forced) {
+                        g.unforce(pick);
+                    }
+                    return Step::NeedsEval;
+                }
                 Selected::Leaf => {
-                    let hit = match (cache.as_deref_mut(), self.tree.pending()) {
+                    let newest = self.tree.pending_count() - 1;
+                    let hit = match (cache.as_deref_mut(), self.tree.pending_leaves().last()) {
                         (Some(cache), Some((pos, moves))) => cache.get(pos, moves.len()),
                         _ => None,
                     };
-                    match hit {
-                        Some(eval) => self.expand(&eval, rng),
-                        None => return Step::NeedsEval,
+                    if let Some(eval) = hit {
+                        self.expand_at(newest, &eval, rng);
                     }
                 }
             }
         }
     }
 
-    /// The leaf waiting for an evaluation, if any.
+    /// The oldest leaf waiting for an evaluation, if any (the next `expand` takes it).
     pub fn pending(&self) -> Option<(&Position, &[Move])> {
         self.tree.pending()
     }
 
-    /// Gives the pending leaf its evaluation.
+    /// Every leaf waiting for an evaluation, oldest first (the order `expand` takes them in).
+    pub fn pending_leaves(&self) -> impl Iterator<Item = (&Position, &[Move])> {
+        self.tree.pending_leaves()
+    }
+
+    /// Gives the oldest pending leaf its evaluation.
     pub fn expand<R: Rng>(&mut self, eval: &Evaluation, rng: &mut R) {
+        self.expand_at(0, eval, rng);
+    }
+
+    fn expand_at<R: Rng>(&mut self, index: usize, eval: &Evaluation, rng: &mut R) {
         let at_root = !self.tree.root_is_expanded();
-        self.tree.expand(eval, &self.cfg, rng);
+        self.tree.expand_pending(index, eval, &self.cfg, rng);
         if !at_root {
             self.done += 1;
         }

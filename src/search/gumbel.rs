@@ -145,6 +145,55 @@ impl GumbelRoot {
         pick
     }
 
+    /// Takes back the last `next_forced`, whose simulation did not happen (it reached a leaf
+    /// already waiting for its evaluation).
+    pub fn unforce(&mut self, pick: usize) {
+        self.started = self.started.saturating_sub(1);
+        if let Some(v) = self.own.get_mut(pick) {
+            *v = v.saturating_sub(1);
+        }
+    }
+
+    /// Simulations the plan is made for.
+    pub fn planned(&self) -> u32 {
+        self.sequence.len() as u32
+    }
+
+    /// Re-plans for `budget` simulations in all (a time budget's measured rate ran ahead of or
+    /// behind its estimate). Done only where the halving so far is exactly the start of the new
+    /// schedule (each considered action visited as often as the new plan would have by now), so
+    /// the search stays a sequential halving; returns whether it re-planned.
+    pub fn replan(&mut self, budget: u32) -> bool {
+        let budget = budget.max(self.started as u32 + 1);
+        let sequence = considered_visits(self.considered.len(), budget);
+        // the new schedule's first `started` entries: how many actions went past each level
+        let levels = self
+            .considered
+            .iter()
+            .map(|&i| self.own[i])
+            .max()
+            .unwrap_or(0) as usize;
+        let mut past = vec![0usize; levels + 1];
+        for &v in &sequence[..self.started.min(sequence.len())] {
+            match past.get_mut(v as usize) {
+                Some(count) => *count += 1,
+                None => return false,
+            }
+        }
+        let fits = (0..=levels).all(|v| {
+            let have = self
+                .considered
+                .iter()
+                .filter(|&&i| self.own[i] as usize > v)
+                .count();
+            have == past[v]
+        });
+        if fits {
+            self.sequence = sequence;
+        }
+        fits
+    }
+
     /// The best of the considered actions with the most visits of this search.
     fn survivor(&self, scores: &[f32]) -> Option<usize> {
         let most = self.considered.iter().map(|&i| self.own[i]).max()?;

@@ -7,6 +7,7 @@
 //! evaluation in `heuristic` and transposition table in `ttable`).
 
 pub mod alphabeta;
+pub mod batch;
 pub mod cache;
 pub mod choice;
 pub mod driver;

@@ -3,28 +3,23 @@
 
 use rand::Rng;
 
+use super::batch::evaluate_pending;
 use super::driver::{Budget, Choice, Search, Step};
 use super::evaluator::Evaluator;
 use super::tree::{SearchConfig, Tree};
 
 pub use super::driver::Decision;
 
-/// Runs a search of `budget` from `search`'s root, evaluating one leaf at a time, and picks the
-/// best move. `None` when the root has no legal move.
+/// Runs a search of `budget` from `search`'s root, evaluating its leaves as it gathers them (one
+/// at a time, or up to `leaf_batch` per call), and picks the best move. `None` when the root has
+/// no legal move.
 pub fn run<R: Rng>(
     search: &mut Search,
     evaluator: &mut dyn Evaluator,
     rng: &mut R,
 ) -> Option<Decision> {
     while search.step(None, rng) == Step::NeedsEval {
-        let eval = {
-            let (pos, moves) = search.pending().expect("a pending leaf");
-            evaluator
-                .evaluate(&[(pos, moves)])
-                .pop()
-                .expect("one evaluation")
-        };
-        search.expand(&eval, rng);
+        evaluate_pending(&mut [(&mut *search, &mut *rng)], evaluator, None);
     }
     search.decide(Choice::Best, rng)
 }

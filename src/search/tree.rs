@@ -77,6 +77,17 @@ pub struct SearchConfig {
     /// its draws were valued for the previous mover.
     #[serde(default)]
     pub draw_value: f32,
+    /// Leaves one search gathers for each evaluator call (lc0's minibatch): a leaf on its way
+    /// to the evaluator counts as a lost visit along its path (virtual loss), so the next
+    /// selection goes elsewhere; gathering stops early at a leaf already on its way (a
+    /// collision) and stays small in a small tree. 1 evaluates every leaf before the next
+    /// selection (the search of earlier versions, visit for visit).
+    #[serde(default = "default_leaf_batch")]
+    pub leaf_batch: usize,
+}
+
+fn default_leaf_batch() -> usize {
+    1
 }
 
 fn default_c_uct() -> f32 {
@@ -109,6 +120,9 @@ pub enum Fpu {
 impl SearchConfig {
     /// What is wrong with these settings, for a config file's error.
     pub fn check(&self) -> Result<(), String> {
+        if self.leaf_batch == 0 {
+            return Err("search.leaf_batch must be at least 1 (leaves per evaluator call)".into());
+        }
         if !(self.draw_value > -1.0 && self.draw_value < 1.0) {
             return Err(format!(
                 "search.draw_value must lie strictly between -1 and 1 (a draw between a loss and a win), not {}",
@@ -136,6 +150,8 @@ impl SearchConfig {
             widening: 2.0,
             solver: true,
             dirichlet_epsilon: 0.0,
+            // a rollout evaluates one leaf at a time whatever it is given
+            leaf_batch: 1,
             ..SearchConfig::default()
         }
     }
@@ -172,6 +188,7 @@ impl Default for SearchConfig {
             immediate_wins: false,
             solver_stops: true,
             draw_value: 0.0,
+            leaf_batch: default_leaf_batch(),
         }
     }
 }
@@ -239,6 +256,9 @@ struct Node {
     proof: Option<Proof>,
     /// Plies to the end of the game under the proof (shortest win, longest loss).
     proof_plies: u16,
+    /// Leaves below (or at) this node waiting for an evaluation: each counts as a lost visit
+    /// for the chooser until it is backed up (virtual loss).
+    in_flight: u32,
 }
 
 impl Node {
@@ -256,7 +276,13 @@ impl Node {
             eval_value: 0.0,
             proof: None,
             proof_plies: 0,
+            in_flight: 0,
         }
+    }
+
+    /// Visits, counting those on their way.
+    fn seen(&self) -> u32 {
+        self.visits + self.in_flight
     }
 }
 
@@ -267,6 +293,8 @@ pub enum Selected {
     Leaf,
     /// A terminal or proven position was reached and backed up; no evaluation needed.
     Resolved,
+    /// The walk reached a leaf already waiting for its evaluation: nothing was done.
+    Collision,
 }
 
 /// What the driver tells `select` about this search.
@@ -287,7 +315,8 @@ struct Pending {
 pub struct Tree {
     nodes: Vec<Node>,
     root_position: Position,
-    pending: Option<Pending>,
+    /// Leaves waiting for an evaluation, oldest first.
+    pending: std::collections::VecDeque<Pending>,
     /// `SearchConfig::draw_value` this tree's values were backed up with.
     draw_value: f32,
 }
@@ -321,7 +350,7 @@ impl Tree {
         Tree {
             nodes: vec![Node::new(Edge::Root, NONE, 1.0, chooser)],
             root_position: root,
-            pending: None,
+            pending: Default::default(),
             draw_value: 0.0,
         }
     }
@@ -402,11 +431,24 @@ impl Tree {
         self.nodes.len()
     }
 
-    /// The leaf waiting for evaluation: its position and legal moves.
+    /// The oldest leaf waiting for evaluation (the next `expand` gives it its evaluation): its
+    /// position and legal moves.
     pub fn pending(&self) -> Option<(&Position, &[Move])> {
         self.pending
-            .as_ref()
+            .front()
             .map(|p| (&p.position, p.moves.as_slice()))
+    }
+
+    /// Every leaf waiting for evaluation, oldest first (the order `expand` takes them in).
+    pub fn pending_leaves(&self) -> impl Iterator<Item = (&Position, &[Move])> {
+        self.pending
+            .iter()
+            .map(|p| (&p.position, p.moves.as_slice()))
+    }
+
+    /// How many leaves wait for evaluation.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
     }
 
     fn child_range(&self, node: usize) -> std::ops::Range<usize> {
@@ -418,9 +460,9 @@ impl Tree {
         }
     }
 
-    /// Walks to a leaf, or resolves a terminal or proven node on the way.
+    /// Walks to a leaf, or resolves a terminal or proven node on the way. A leaf found is added
+    /// to the pending ones, with a virtual loss along its path until it is expanded.
     pub fn select(&mut self, cfg: &SearchConfig, ctx: SelectContext) -> Selected {
-        assert!(self.pending.is_none(), "the previous leaf was not expanded");
         let mut pos = self.root_position.clone();
         let mut path = vec![0u32];
         let mut cur = 0usize;
@@ -438,6 +480,9 @@ impl Tree {
                     let side = pos.side_to_move();
                     self.backup(&path, v, side);
                     return Selected::Resolved;
+                }
+                State::Unexpanded if self.nodes[cur].in_flight > 0 => {
+                    return Selected::Collision;
                 }
                 State::Unexpanded => {
                     if let Some(outcome) = pos.outcome() {
@@ -460,7 +505,10 @@ impl Tree {
                     }
                     let mut moves = Vec::new();
                     pos.legal_moves(&mut moves);
-                    self.pending = Some(Pending {
+                    for &i in &path {
+                        self.nodes[i as usize].in_flight += 1;
+                    }
+                    self.pending.push_back(Pending {
                         path,
                         position: pos,
                         moves,
@@ -471,7 +519,7 @@ impl Tree {
                     // stratified: the least visited roll (all rolls are equally likely)
                     let child = self
                         .child_range(cur)
-                        .min_by_key(|&c| self.nodes[c].visits)
+                        .min_by_key(|&c| self.nodes[c].seen())
                         .expect("six rolls");
                     if let Edge::Roll(r) = self.nodes[child].edge {
                         pos.set_roll(r);
@@ -511,8 +559,8 @@ impl Tree {
     fn pick_child(&self, node: usize, cfg: &SearchConfig, budget: Option<u32>) -> usize {
         let parent = &self.nodes[node];
         let window = self.window(node, cfg, budget);
-        let sqrt_n = (parent.visits.max(1) as f32).sqrt();
-        let ln_n = (parent.visits.max(1) as f32).ln();
+        let sqrt_n = (parent.seen().max(1) as f32).sqrt();
+        let ln_n = (parent.seen().max(1) as f32).ln();
         let fpu = parent.eval_value - cfg.fpu_reduction;
         let mut best = (f32::NEG_INFINITY, NONE as usize);
         let mut fallback = (f32::NEG_INFINITY, NONE as usize);
@@ -533,21 +581,21 @@ impl Tree {
                 continue;
             }
             seen += 1;
+            // leaves on their way count as lost visits (virtual loss)
+            let n = child.seen();
             let q = match proof {
                 Some(p) => self.proof_value(p, child.chooser),
-                None if child.visits == 0 => match cfg.fpu {
+                None if n == 0 => match cfg.fpu {
                     // unvisited first, the best prior first among them
                     Fpu::UnvisitedFirst => return c,
                     Fpu::Parent => fpu,
                 },
-                None => child.value_sum / child.visits as f32,
+                None => (child.value_sum - child.in_flight as f32) / n as f32,
             };
             let score = match cfg.selection {
-                Selection::Puct => {
-                    q + cfg.c_puct * child.prior * sqrt_n / (1.0 + child.visits as f32)
-                }
-                Selection::Uct if child.visits == 0 => q + cfg.c_uct * ln_n.max(1.0).sqrt(),
-                Selection::Uct => q + cfg.c_uct * (ln_n / child.visits as f32).sqrt(),
+                Selection::Puct => q + cfg.c_puct * child.prior * sqrt_n / (1.0 + n as f32),
+                Selection::Uct if n == 0 => q + cfg.c_uct * ln_n.max(1.0).sqrt(),
+                Selection::Uct => q + cfg.c_uct * (ln_n / n as f32).sqrt(),
             };
             if score > best.0 {
                 best = (score, c);
@@ -588,15 +636,31 @@ impl Tree {
         v
     }
 
-    /// Expands the pending leaf with its evaluation and backs the value up. At the root, mixes
-    /// Dirichlet noise into the priors when the config asks for it. With the solver, moves that
-    /// win at once are proven on the spot (and so is the leaf).
+    /// Expands the oldest pending leaf with its evaluation (taking back its virtual loss) and
+    /// backs the value up. At the root, mixes Dirichlet noise into the priors when the config
+    /// asks for it. With the solver, moves that win at once are proven on the spot (and so is
+    /// the leaf).
     pub fn expand<R: Rng>(&mut self, eval: &Evaluation, cfg: &SearchConfig, rng: &mut R) {
+        self.expand_pending(0, eval, cfg, rng);
+    }
+
+    /// The same for the pending leaf at `index` (oldest first), e.g. the newest for a cached
+    /// evaluation.
+    pub fn expand_pending<R: Rng>(
+        &mut self,
+        index: usize,
+        eval: &Evaluation,
+        cfg: &SearchConfig,
+        rng: &mut R,
+    ) {
         let Pending {
             path,
             position,
             moves,
-        } = self.pending.take().expect("a pending leaf");
+        } = self.pending.remove(index).expect("a pending leaf");
+        for &i in &path {
+            self.nodes[i as usize].in_flight -= 1;
+        }
         let node = *path.last().expect("non-empty path") as usize;
         let side = position.side_to_move();
         let mut priors = eval.priors.clone();
@@ -786,7 +850,12 @@ impl Tree {
     /// Plays `mv` at the root and keeps its subtree (tree reuse). After a move into a chance
     /// node, `roll` picks the subtree of the die that was rolled.
     pub fn advance(&mut self, mv: Move, roll: Option<u8>) {
-        self.pending = None;
+        // leaves never evaluated leave no virtual loss behind
+        for p in std::mem::take(&mut self.pending) {
+            for &i in &p.path {
+                self.nodes[i as usize].in_flight -= 1;
+            }
+        }
         let mut next = self.root_position.clone();
         next.play_unchecked(mv);
         let mut keep = self

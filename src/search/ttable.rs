@@ -33,12 +33,15 @@ struct Slot {
     /// The search that wrote it; 0 marks an empty slot.
     generation: u8,
     has_move: bool,
+    /// The table's epoch when written: a slot of an older epoch is empty (`clear`).
+    epoch: u16,
 }
 
 pub struct TTable {
     slots: Vec<Slot>,
     mask: usize,
     generation: u8,
+    epoch: u16,
 }
 
 impl TTable {
@@ -55,6 +58,7 @@ impl TTable {
             slots: vec![Slot::default(); slots],
             mask: slots - 1,
             generation: 1,
+            epoch: 1,
         }
     }
 
@@ -63,13 +67,20 @@ impl TTable {
         self.generation = self.generation.wrapping_add(1).max(1);
     }
 
+    /// Empties the table by starting a new epoch (slots of older ones read as empty): a match
+    /// clears before every move, inside the move's time, and writing 16 MB each time cost
+    /// more than half a millisecond. Every 65,535th clear really wipes the slots.
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.slots.fill(Slot::default());
+            self.epoch = 1;
+        }
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let slot = &self.slots[key as usize & self.mask];
-        if slot.generation == 0 || slot.key != key {
+        if slot.generation == 0 || slot.epoch != self.epoch || slot.key != key {
             return None;
         }
         let bound = match slot.bound {
@@ -90,13 +101,14 @@ impl TTable {
         let generation = self.generation;
         let slot = &mut self.slots[key as usize & self.mask];
         let depth = entry.depth.min(u8::MAX as u32) as u8;
-        if slot.generation == generation && slot.key != key && slot.depth > depth {
+        let live = slot.epoch == self.epoch && slot.generation != 0;
+        if live && slot.generation == generation && slot.key != key && slot.depth > depth {
             return;
         }
         // keep a move already known for this position when the new result brings none
         let (has_move, mv) = match entry.mv {
             Some(mv) => (true, mv.bits()),
-            None if slot.key == key => (slot.has_move, slot.mv),
+            None if live && slot.key == key => (slot.has_move, slot.mv),
             None => (false, 0),
         };
         *slot = Slot {
@@ -111,6 +123,42 @@ impl TTable {
             },
             generation,
             has_move,
+            epoch: self.epoch,
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(score: i32, depth: u32) -> TtEntry {
+        TtEntry {
+            score,
+            depth,
+            bound: Bound::Exact,
+            mv: None,
+        }
+    }
+
+    #[test]
+    fn clearing_empties_the_table_through_every_epoch_wrap() {
+        let mut table = TTable::new(1);
+        table.store(42, entry(7, 3));
+        assert_eq!(table.probe(42), Some(entry(7, 3)));
+        table.clear();
+        assert_eq!(table.probe(42), None, "a cleared entry is gone");
+        // a shallower entry for another key in the same slot is not blocked by the old one
+        let other = 42 + table.slots.len() as u64;
+        table.store(other, entry(1, 1));
+        assert_eq!(table.probe(other), Some(entry(1, 1)));
+        table.store(42, entry(9, 2));
+        // across the wrap of the epoch counter, old slots stay empty
+        for _ in 0..u16::MAX as u32 + 3 {
+            table.clear();
+            assert_eq!(table.probe(42), None);
+        }
+        table.store(42, entry(5, 4));
+        assert_eq!(table.probe(42), Some(entry(5, 4)));
     }
 }

@@ -6,10 +6,10 @@ use rand_chacha::ChaCha8Rng;
 use super::config::SelfplayConfig;
 use crate::data::Sample;
 use crate::encode::policy::policy_index;
-use crate::rules::{Move, Outcome, Position, Side};
+use crate::rules::{Outcome, Position, Side};
 use crate::search::cache::EvalCache;
 use crate::search::tree::SearchConfig;
-use crate::search::{Budget, Choice, Evaluation, Search, Step};
+use crate::search::{Budget, Choice, Search, Step};
 
 /// A finished game.
 pub struct FinishedGame {
@@ -72,9 +72,9 @@ impl Game {
         search
     }
 
-    /// The leaf waiting for an evaluation, if any.
-    pub fn pending(&self) -> Option<(&Position, &[Move])> {
-        self.search.pending()
+    /// The search waiting for evaluations, with the random generator its expansions use.
+    pub fn waiting(&mut self) -> (&mut Search, &mut ChaCha8Rng) {
+        (&mut self.search, &mut self.rng)
     }
 
     /// Runs the game forward until it needs an evaluation (`Ok(())` with a pending leaf) or
@@ -93,11 +93,6 @@ impl Game {
                 Step::Done => self.play_best(cfg),
             }
         }
-    }
-
-    /// Gives the pending leaf its evaluation.
-    pub fn expand(&mut self, eval: &Evaluation, _cfg: &SelfplayConfig) {
-        self.search.expand(eval, &mut self.rng);
     }
 
     fn play_best(&mut self, cfg: &SelfplayConfig) {

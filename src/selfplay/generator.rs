@@ -10,8 +10,8 @@ use super::game::{FinishedGame, Game};
 use crate::data::{write_shard, DataError};
 use crate::rules::notation::game_record;
 use crate::rules::{Position, Side};
+use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;
-use crate::search::evaluator::Request;
 use crate::search::Evaluator;
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -190,23 +190,11 @@ pub fn generate_shards(
             }
         }
         // one batch for every pending leaf
-        if !waiting.is_empty() {
-            let evals = {
-                let requests: Vec<Request<'_>> =
-                    waiting.iter().filter_map(|g| g.pending()).collect();
-                summary.evaluations += requests.len() as u64;
-                summary.batches += 1;
-                evaluator.evaluate(&requests)
-            };
-            let mut evals = evals.into_iter();
-            for game in &mut waiting {
-                let Some((pos, _)) = game.pending() else {
-                    continue;
-                };
-                let eval = evals.next().expect("one evaluation per request");
-                cache.insert(pos, eval.clone());
-                game.expand(&eval, cfg);
-            }
+        let mut searches: Vec<_> = waiting.iter_mut().map(Game::waiting).collect();
+        let evaluated = evaluate_pending(&mut searches, evaluator, Some(&mut cache));
+        if evaluated > 0 {
+            summary.evaluations += evaluated as u64;
+            summary.batches += 1;
         }
         active = waiting;
         // write every shard whose games are all finished

@@ -164,6 +164,7 @@ fn input_layout(planes: &Tensor) -> Tensor {
 
 /// Losses and counts of one batch (graph kept for the backward pass).
 fn losses(net: &Network, b: &Batch, train: bool, cfg: &TrainConfig) -> (Tensor, Totals) {
+    crate::nn::threads::ensure_training_thread();
     let (logits, value) = net.net.forward(&input_layout(&b.planes), train);
     let masked = logits.to_kind(Kind::Float) + (&b.legal - 1.0) * 1e9;
     let log_p = masked.log_softmax(1, Kind::Float);

@@ -81,6 +81,44 @@ fn side_index(side: Side) -> usize {
 }
 
 impl Position {
+    /// Makes this position a copy of `other`, reusing this one's history allocation and its
+    /// variant handle when both play the same variant: what a search does at every node,
+    /// where `clone` would allocate a history and touch the variant's reference count.
+    pub fn copy_from(&mut self, other: &Position) {
+        // every field named, so a new one cannot be forgotten here
+        let Position {
+            variant,
+            cells,
+            occupied,
+            king,
+            side,
+            ply,
+            passes,
+            plies_since_capture,
+            hash,
+            history,
+            berserk,
+            roll,
+            status,
+        } = other;
+        if !Arc::ptr_eq(&self.variant, variant) {
+            self.variant = Arc::clone(variant);
+        }
+        self.cells = *cells;
+        self.occupied = *occupied;
+        self.king = *king;
+        self.side = *side;
+        self.ply = *ply;
+        self.passes = *passes;
+        self.plies_since_capture = *plies_since_capture;
+        self.hash = *hash;
+        self.history.clear();
+        self.history.extend_from_slice(history);
+        self.berserk = *berserk;
+        self.roll = *roll;
+        self.status = *status;
+    }
+
     /// The variant's start position.
     pub fn start(variant: &Arc<Variant>) -> Position {
         Position::from_cells(variant, &variant.start, variant.rules.movement.first)
