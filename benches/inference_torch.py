@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Forward-pass cost of the shipped networks in PyTorch (the same libtorch tch links), one
-thread, batch 1, 8 and 64: the module as tch runs it (eval mode, NCHW), batch norm folded into
-the convolutions, channels-last, bf16 autocast, and a frozen TorchScript module after
-`torch.jit.optimize_for_inference`. Prints one JSON line per case (microseconds per call, the
+thread, batch 1, 8 and 64: the module as tch ran it before (eval mode, NCHW, denormals kept),
+then with denormals flushed to zero (as `nn::threads` now sets every search thread) the module,
+batch norm folded into the convolutions, channels-last, bf16 autocast, and a frozen TorchScript
+module after `torch.jit.optimize_for_inference`. Prints one JSON line per case (microseconds per call, the
 largest difference of the outputs from the plain module). Run by `make bench-inference`.
 
     python3 benches/inference_torch.py models/brandubh.safetensors --board-size 7
@@ -48,7 +49,7 @@ def main():
         x = torch.randn(batch, meta["planes"], s, s)
         with torch.inference_mode():
             ref_p, ref_v = net(x)
-        cases = {"module": (net, x)}
+        cases = {"module": (net, x), "module+flush": (net, x)}
         cases["folded"] = (fused, x)
         cl = x.contiguous(memory_format=torch.channels_last)
         fused_cl = fx_opt.fuse(net).to(memory_format=torch.channels_last)
@@ -63,6 +64,8 @@ def main():
 
         cases["folded+bf16"] = (bf16, x)
         for name, (fn, inp) in cases.items():
+            # the first case as before: denormals kept; every other one with them flushed
+            torch.set_flush_denormal(name != "module")
             with torch.inference_mode():
                 p, v = fn(inp)
             diff = max((p.float() - ref_p).abs().max().item(), (v.float() - ref_v).abs().max().item())

@@ -20,7 +20,7 @@ const SIMULATIONS: u32 = 200;
 fn config(leaves: usize) -> SearchConfig {
     SearchConfig {
         dirichlet_epsilon: 0.0,
-        leaf_batch: leaves,
+        leaf_batch: Some(leaves),
         ..SearchConfig::default()
     }
 }

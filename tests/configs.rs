@@ -113,6 +113,12 @@ fn every_config_kind_reports_file_and_line() {
     let (path, _) = broken("selfplay.toml", "draw_value = 0.0", "draw_value = -1.0");
     let err = SelfplayConfig::load(&path).expect_err("a draw worth a loss");
     assert!(err.to_string().contains("draw_value must lie"), "{err}");
+    let (path, _) = broken("selfplay.toml", "leaf_batch = 1", "leaf_batch = 0");
+    let err = SelfplayConfig::load(&path).expect_err("no leaves per call");
+    assert!(
+        err.to_string().contains("leaf_batch must be at least 1"),
+        "{err}"
+    );
     let err = TrainConfig::load(&dir.join("missing.toml")).expect_err("missing");
     assert!(matches!(err, ConfigError::Read { .. }), "{err}");
 }

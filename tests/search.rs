@@ -524,7 +524,7 @@ fn leaf_batching_gathers_distinct_leaves_and_spends_the_budget_exactly() {
     for leaves in [1, 8] {
         for gumbel in [false, true] {
             let cfg = SearchConfig {
-                leaf_batch: leaves,
+                leaf_batch: Some(leaves),
                 gumbel,
                 ..quiet()
             };
@@ -555,7 +555,7 @@ fn leaf_batching_gathers_distinct_leaves_and_spends_the_budget_exactly() {
 #[test]
 fn a_batched_search_still_finds_the_escape_and_the_forced_win() {
     let cfg = SearchConfig {
-        leaf_batch: 8,
+        leaf_batch: Some(8),
         ..quiet()
     };
     let pos = board(&variant("brandubh"), KING_CAN_ESCAPE, Defenders);

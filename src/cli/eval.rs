@@ -51,9 +51,9 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     draw_value: f32,
     /// Leaves a network agent's search gathers per network call (virtual loss between them);
-    /// 1 evaluates each leaf alone.
-    #[arg(long, default_value_t = SearchConfig::default().leaf_batch)]
-    leaf_batch: usize,
+    /// 1 evaluates each leaf alone. Default: 8 on a time budget, 1 on simulations.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    leaf_batch: Option<u16>,
     #[arg(long, default_value = "auto")]
     device: DeviceChoice,
 }
@@ -70,7 +70,7 @@ impl PlayArgs {
                 fpu_reduction: self.fpu_reduction,
                 c_uct: self.c_uct,
                 draw_value: self.draw_value,
-                leaf_batch: self.leaf_batch,
+                leaf_batch: self.leaf_batch.map(usize::from),
                 dirichlet_epsilon: 0.0,
                 ..SearchConfig::default()
             },

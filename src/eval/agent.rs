@@ -10,6 +10,9 @@
 //! - `ab:D` (alpha-beta to depth `D` plies) or `ab:t=T` (iterative deepening for a time per move),
 //!   with the evaluation weights of `configs/alphabeta.toml` (compiled in).
 //!
+//! A network agent's spec may end in `:leaf=K`: its search gathers up to K leaves per network
+//! call (`SearchConfig::leaf_batch`), whatever the command's `--leaf-batch` says.
+//!
 //! A time budget is wall-clock time per move; the arena then plays each game alone on a worker
 //! of its own, so that the clock measures only that game's search (see `arena`).
 
@@ -24,7 +27,7 @@ use crate::search::{Budget, Evaluator, NetworkEvaluator, RolloutEvaluator, Searc
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -61,6 +64,8 @@ pub struct AgentSpec {
     pub legacy: bool,
     /// `mcts-uct`: the fixed rollout search without the solver and decisive rollouts.
     pub uct_only: bool,
+    /// `:leaf=K`: leaves per network call, over the shared search settings.
+    pub leaf_batch: Option<usize>,
     /// The text it was parsed from.
     pub text: String,
 }
@@ -98,7 +103,22 @@ impl AgentSpec {
                 ))
             })
         };
-        let parts: Vec<&str> = text.split(':').collect();
+        let mut parts: Vec<&str> = text.split(':').collect();
+        let leaf_batch =
+            match parts.last().and_then(|p| p.strip_prefix("leaf=")) {
+                Some(k)
+                    if parts
+                        .first()
+                        .is_some_and(|&f| f == "net" || f.starts_with("gumbel")) =>
+                {
+                    parts.pop();
+                    Some(k.parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| {
+                        bad(&format!("`leaf={k}` is not a positive count of leaves"))
+                    })?)
+                }
+                Some(_) => return Err(bad("only network agents take :leaf=K")),
+                None => None,
+            };
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
         let uct_only = parts.first() == Some(&"mcts-uct");
         let (kind, budget, gumbel, legacy) = match parts.as_slice() {
@@ -119,6 +139,7 @@ impl AgentSpec {
             gumbel,
             legacy,
             uct_only,
+            leaf_batch,
             text: text.to_string(),
         })
     }
@@ -142,6 +163,10 @@ impl AgentSpec {
             AgentKind::Network(p) if self.gumbel => format!("gumbel:{}:{b}", p.display()),
             AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
             AgentKind::AlphaBeta => format!("ab:{b}"),
+        };
+        let text = match self.leaf_batch {
+            Some(k) => format!("{text}:leaf={k}"),
+            None => text,
         };
         AgentSpec {
             budget: if self.kind == AgentKind::Random {
@@ -177,6 +202,9 @@ impl AgentSpec {
             _ => base.clone(),
         };
         cfg.gumbel = self.gumbel;
+        if self.leaf_batch.is_some() {
+            cfg.leaf_batch = self.leaf_batch;
+        }
         if self.uct_only {
             cfg.solver = false;
         }
@@ -300,6 +328,14 @@ mod tests {
         assert!(g.gumbel && g.simulations() == 16);
         let t = AgentSpec::parse("net:a.safetensors:t=100ms").expect("ok");
         assert_eq!(t.time(), Some(Duration::from_millis(100)));
+        let l = AgentSpec::parse("net:a.safetensors:t=100ms:leaf=8").expect("ok");
+        assert_eq!((l.time(), l.leaf_batch), (t.time(), Some(8)));
+        assert_eq!(
+            l.search_config(&SearchConfig::default()).leaf_batch,
+            Some(8)
+        );
+        assert_eq!(l.with_simulations(32).text, "net:a.safetensors:32:leaf=8");
+        assert_eq!(t.search_config(&SearchConfig::default()).leaf_batch, None);
         let t = AgentSpec::parse("mcts:t=1.5s").expect("ok");
         assert_eq!(t.time(), Some(Duration::from_millis(1500)));
         let ab = AgentSpec::parse("ab:3").expect("ok");
@@ -326,6 +362,10 @@ mod tests {
             "mcts:t=0ms",
             "mcts:t=5",
             "mcts:t=-1s",
+            "net:a:32:leaf=0",
+            "net:a:32:leaf=x",
+            "mcts:32:leaf=4",
+            "ab:3:leaf=2",
         ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }

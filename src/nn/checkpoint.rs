@@ -228,6 +228,15 @@ impl Network {
         &self,
         positions: &[&Position],
     ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
+        self.evaluate_with(positions, &|x| self.net.forward(x, false))
+    }
+
+    /// The same through another forward pass of these weights (the folded network).
+    pub fn evaluate_with(
+        &self,
+        positions: &[&Position],
+        forward: &dyn Fn(&Tensor) -> (Tensor, Tensor),
+    ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
         let Some(first) = positions.first() else {
             return Ok((vec![], vec![]));
         };
@@ -238,7 +247,7 @@ impl Network {
         for (pos, chunk) in positions.iter().zip(input.chunks_mut(per)) {
             encoding.encode_into(pos, chunk);
         }
-        self.evaluate_planes(&input, positions.len(), size)
+        self.evaluate_planes_with(&input, positions.len(), size, forward)
     }
 
     /// The same from planes already encoded under `self.encoding()` (`n * planes * size * size`
@@ -251,6 +260,16 @@ impl Network {
         n: usize,
         size: usize,
     ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
+        self.evaluate_planes_with(planes, n, size, &|x| self.net.forward(x, false))
+    }
+
+    fn evaluate_planes_with(
+        &self,
+        planes: &[f32],
+        n: usize,
+        size: usize,
+        forward: &dyn Fn(&Tensor) -> (Tensor, Tensor),
+    ) -> Result<(Vec<f32>, Vec<f32>), CheckpointError> {
         let out = |e: tch::TchError| CheckpointError::Output(first_line(&e.to_string()));
         super::threads::ensure_this_thread();
         let (policy, value) = tch::no_grad(|| -> Result<_, CheckpointError> {
@@ -258,7 +277,7 @@ impl Network {
                 .f_view([n as i64, -1, size as i64, size as i64])
                 .map_err(out)?
                 .to_device(self.device());
-            let (policy, value) = self.net.forward(&x, false);
+            let (policy, value) = forward(&x);
             let policy = policy.to_device(Device::Cpu).to_kind(tch::Kind::Float);
             let value = value.to_device(Device::Cpu).to_kind(tch::Kind::Float);
             Ok((

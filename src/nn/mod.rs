@@ -3,6 +3,7 @@
 
 pub mod checkpoint;
 pub mod device;
+pub mod folded;
 pub mod model;
 pub mod onnx;
 pub mod threads;

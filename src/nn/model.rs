@@ -25,11 +25,14 @@ impl Default for Architecture {
 }
 
 const HEAD_CHANNELS: i64 = 32;
+/// libtorch's batch-norm default, named so that folding it (`nn::folded`) uses the same.
+pub(crate) const BN_EPSILON: f64 = 1e-5;
 
 #[derive(Debug)]
-struct ConvBn {
-    conv: nn::Conv2D,
-    bn: nn::BatchNorm,
+pub(crate) struct ConvBn {
+    pub(crate) conv: nn::Conv2D,
+    pub(crate) bn: nn::BatchNorm,
+    pub(crate) padding: i64,
 }
 
 impl ConvBn {
@@ -39,9 +42,14 @@ impl ConvBn {
             bias: false,
             ..Default::default()
         };
+        let bn = nn::BatchNormConfig {
+            eps: BN_EPSILON,
+            ..Default::default()
+        };
         ConvBn {
             conv: nn::conv2d(p / "conv", cin, cout, kernel, cfg),
-            bn: nn::batch_norm2d(p / "bn", cout, Default::default()),
+            bn: nn::batch_norm2d(p / "bn", cout, bn),
+            padding: kernel / 2,
         }
     }
 
@@ -52,14 +60,14 @@ impl ConvBn {
 
 #[derive(Debug)]
 pub struct PolicyValueNet {
-    stem: ConvBn,
-    blocks: Vec<(ConvBn, ConvBn)>,
-    policy_features: ConvBn,
-    policy_squares: nn::Conv2D,
-    policy_global: nn::Linear,
-    value_features: ConvBn,
-    value_hidden: nn::Linear,
-    value_out: nn::Linear,
+    pub(crate) stem: ConvBn,
+    pub(crate) blocks: Vec<(ConvBn, ConvBn)>,
+    pub(crate) policy_features: ConvBn,
+    pub(crate) policy_squares: nn::Conv2D,
+    pub(crate) policy_global: nn::Linear,
+    pub(crate) value_features: ConvBn,
+    pub(crate) value_hidden: nn::Linear,
+    pub(crate) value_out: nn::Linear,
 }
 
 impl PolicyValueNet {

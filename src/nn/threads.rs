@@ -8,7 +8,8 @@
 //!
 //! The intra-op count is per OS thread under OpenMP: a search worker sets its own on its first
 //! forward pass (`ensure_this_thread`), from the process-wide setting (`configure`, once at
-//! start; 1 if nobody configured anything).
+//! start; 1 if nobody configured anything). The same first call flushes denormal floats to zero
+//! on that thread, which makes the shipped networks' forward passes 2 to 4.5 times faster.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,15 +58,57 @@ fn fix_interop() {
     INTEROP.call_once(|| tch::set_num_interop_threads(1));
 }
 
-/// Sets this thread's libtorch threads to `n`, unless they already are.
+/// Sets this thread's libtorch threads to `n`, unless they already are (the first time, also
+/// flushing denormal numbers to zero on this thread).
 fn use_threads(n: usize) {
     fix_interop();
     THIS_THREAD.with(|current| {
+        if current.get() == 0 {
+            flush_denormals();
+        }
         if current.get() != n {
             tch::set_num_threads(n as i32);
             current.set(n);
         }
     });
+}
+
+/// Flushes denormal floats to zero in this thread's arithmetic (x86-64's FTZ and DAZ bits of
+/// MXCSR, which are per thread, as `torch.set_flush_denormal` sets them). Trained weights and
+/// activations hold numbers below 1.2e-38 that the CPU handles a hundred times slower than others:
+/// measured on the shipped networks on one thread, a forward pass took 2 to 4.5 times longer
+/// with them (benches/inference_torch.py). Their values change by less than 1.2e-38.
+fn flush_denormals() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const FLUSH_TO_ZERO: u32 = 1 << 15;
+        const DENORMALS_ARE_ZERO: u32 = 1 << 6;
+        let mut csr: u32 = 0;
+        // SAFETY: stmxcsr and ldmxcsr read and write this thread's SSE control register through
+        // a pointer to a local u32; setting FTZ and DAZ changes only how tiny floats round.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
+            csr |= FLUSH_TO_ZERO | DENORMALS_ARE_ZERO;
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags, readonly));
+        }
+    }
+}
+
+/// Whether this thread flushes denormal floats to zero (false off x86-64).
+pub fn flushes_denormals() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut csr: u32 = 0;
+        // SAFETY: as in `flush_denormals`, a read of this thread's SSE control register.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
+        }
+        csr & (1 << 15) != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Before a forward pass in a search: this thread's libtorch threads are the search count.
@@ -81,4 +124,28 @@ pub fn ensure_training_thread() {
 /// The libtorch threads this thread runs with now.
 pub fn current() -> usize {
     tch::get_num_threads().max(1) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_thread_gets_one_libtorch_thread_and_flushes_denormals() {
+        // a fresh thread, as a search worker is
+        let (threads, flushes, product) = std::thread::spawn(|| {
+            ensure_this_thread();
+            let tiny = tch::Tensor::from_slice(&[1e-39f32, 2.0]);
+            let product: Vec<f32> = Vec::try_from(&tiny * 1.5).expect("floats");
+            (current(), flushes_denormals(), product)
+        })
+        .join()
+        .expect("the thread ends");
+        assert_eq!(threads, search_threads());
+        assert_eq!(search_threads(), 1, "the default is one thread per search");
+        if cfg!(target_arch = "x86_64") {
+            assert!(flushes);
+            assert_eq!(product, vec![0.0, 3.0], "a denormal input counts as zero");
+        }
+    }
 }

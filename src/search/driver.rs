@@ -17,7 +17,7 @@ use super::cache::EvalCache;
 use super::choice::sample_with_temperature;
 use super::evaluator::Evaluation;
 use super::gumbel::{GumbelRoot, LegacyGumbelRoot};
-use super::tree::{Proof, SearchConfig, SelectContext, Selected, Tree};
+use super::tree::{Proof, SearchConfig, SelectContext, Selected, Tree, TIMED_LEAF_BATCH};
 use crate::rules::{Move, Position};
 
 /// How much one move's search may do.
@@ -251,11 +251,16 @@ impl Search {
         }
     }
 
-    /// Leaves to gather before asking for evaluations: `leaf_batch`, but no more than an
-    /// eighth of the root's visits (a small tree has few places worth a leaf, and every leaf
-    /// gathered at once is chosen without the others' results); 1 for the legacy Gumbel plan.
+    /// Leaves to gather before asking for evaluations: `leaf_batch` (unset: `TIMED_LEAF_BATCH`
+    /// on a time budget, 1 on a node budget), but no more than an eighth of the root's visits (a
+    /// small tree has few places worth a leaf, and every leaf gathered at once is chosen without
+    /// the others' results); 1 for the legacy Gumbel plan.
     fn gather_limit(&self) -> usize {
-        let k = self.cfg.leaf_batch.max(1);
+        let k = match (self.cfg.leaf_batch, self.budget) {
+            (Some(k), _) => k.max(1),
+            (None, Budget::Time(_)) => TIMED_LEAF_BATCH,
+            (None, Budget::Nodes(_)) => 1,
+        };
         if k == 1 || self.cfg.gumbel_legacy {
             return 1;
         }

@@ -1,0 +1,61 @@
+//! The shipped networks' forward pass on one thread (denormals flushed, as on every search
+//! thread), batch 1, 8 and 64, through `Network::evaluate` (encoding and read-back included):
+//! the module as trained (`module`), batch norm folded into the convolutions (`folded`), and
+//! folded with channels-last weights and input (`folded-cl`, what `NetworkEvaluator` runs).
+//! Throughput is in positions. PyTorch's side of the same question (bf16, TorchScript) is
+//! `benches/inference_torch.py` (`make bench-inference`).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use tavlei::nn::folded::FoldedNet;
+use tavlei::nn::Network;
+use tavlei::rules::{Position, Variant};
+
+fn inference(c: &mut Criterion) {
+    let mut group = c.benchmark_group("inference");
+    group.sample_size(20);
+    for variant in ["brandubh", "tavlei", "copenhagen"] {
+        let v = Variant::load(variant).expect("preset");
+        let path = format!("models/{variant}.safetensors");
+        let net = Network::load(path.as_ref(), Some(variant), tch::Device::Cpu)
+            .expect("the shipped network");
+        let folded = FoldedNet::of(&net.net, false);
+        let folded_cl = FoldedNet::of(&net.net, true);
+        // positions a few plies apart, as a search's leaves are
+        let mut positions = Vec::new();
+        let mut pos = Position::start(&v);
+        let mut moves = Vec::new();
+        for k in 0..64 {
+            positions.push(pos.clone());
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                pos = Position::start(&v);
+                continue;
+            }
+            pos.play_unchecked(moves[(k * 7) % moves.len()]);
+        }
+        for batch in [1usize, 8, 64] {
+            let refs: Vec<&Position> = positions.iter().take(batch).collect();
+            group.throughput(Throughput::Elements(batch as u64));
+            let id = |name: &str| BenchmarkId::new(format!("{name}/batch{batch}"), variant);
+            group.bench_function(id("module"), |b| {
+                b.iter(|| net.evaluate(&refs).expect("evaluates"))
+            });
+            group.bench_function(id("folded"), |b| {
+                b.iter(|| {
+                    net.evaluate_with(&refs, &|x| folded.forward(x))
+                        .expect("evaluates")
+                })
+            });
+            group.bench_function(id("folded-cl"), |b| {
+                b.iter(|| {
+                    net.evaluate_with(&refs, &|x| folded_cl.forward(x))
+                        .expect("evaluates")
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, inference);
+criterion_main!(benches);
