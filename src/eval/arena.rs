@@ -357,7 +357,7 @@ fn play_alone(
         .iter()
         .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
         .collect();
-    let mut game = Game::new(setup, start, opts.opening_plies);
+    let mut game = Game::new(setup, &start.with_own_variant(), opts.opening_plies);
     loop {
         let who = match game.advance(&mut agents, &mut caches, opts) {
             GameStep::Over(result) => return result,

@@ -17,7 +17,7 @@ pub const THRONE: u8 = 1;
 pub const CORNER: u8 = 2;
 pub const CAMP: u8 = 4;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Variant {
     pub rules: Rules,
     pub size: usize,
@@ -44,7 +44,7 @@ pub struct Variant {
     pub symmetries: Vec<Symmetry>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Zobrist {
     pub pieces: Vec<[u64; CELL_CODES]>,
     pub defenders_to_move: u64,

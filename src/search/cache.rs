@@ -47,7 +47,9 @@ impl EvalCache {
 
     pub fn new(capacity: usize) -> EvalCache {
         EvalCache {
-            map: HashMap::with_capacity(capacity.min(1 << 16)),
+            // small at first, grown as filled: a game played alone (a study's worker makes a
+            // fresh cache per game) then does not map and unmap megabytes each time
+            map: HashMap::with_capacity(capacity.min(1 << 10)),
             capacity,
             hits: 0,
             misses: 0,
