@@ -113,7 +113,11 @@ fn every_config_kind_reports_file_and_line() {
     let (path, _) = broken("selfplay.toml", "draw_value = 0.0", "draw_value = -1.0");
     let err = SelfplayConfig::load(&path).expect_err("a draw worth a loss");
     assert!(err.to_string().contains("draw_value must lie"), "{err}");
-    let (path, _) = broken("selfplay.toml", "leaf_batch = 1", "leaf_batch = 0");
+    let (path, _) = broken(
+        "selfplay.toml",
+        "draw_value = 0.0",
+        "draw_value = 0.0\nleaf_batch = 0",
+    );
     let err = SelfplayConfig::load(&path).expect_err("no leaves per call");
     assert!(
         err.to_string().contains("leaf_batch must be at least 1"),

@@ -147,6 +147,48 @@ fn generations_run_report_and_resume() {
 }
 
 #[test]
+fn evaluation_every_k_generations_and_where_the_time_went() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
+    let mut cfg = tiny(3);
+    cfg.eval.every = 2;
+    let records =
+        run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("three generations");
+    // generation 0's candidate is not measured; generation 1's is (every 2nd), and the last
+    let measured: Vec<bool> = records
+        .iter()
+        .map(|r| r.against_anchor.is_some() && r.against_first.is_some())
+        .collect();
+    assert_eq!(measured, vec![false, true, true]);
+    assert!(records[0].candidate_match.is_none() && records[1].candidate_match.is_some());
+    assert!(!generation_dir(&run, 1).join("vs-anchor.json").exists());
+    // every stage that ran left its wall and CPU time in its generation's book
+    for (g, stages) in [
+        (0, vec!["selfplay", "train"]),
+        (1, vec!["anchors", "evaluate", "selfplay", "train"]),
+    ] {
+        let book = tavlei::pipeline::timing::read_book(&run, Some(g)).expect("time.json");
+        let names: Vec<&str> = book.keys().map(String::as_str).collect();
+        assert_eq!(names, stages, "generation {g}");
+        assert!(
+            book.values().all(|t| t.wall > 0.0 && t.cpu >= 0.0),
+            "{book:?}"
+        );
+    }
+    let text =
+        tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
+            .expect("report");
+    assert!(text.contains("## Where the time went"), "{text}");
+    assert!(text.contains("| **all** | "), "{text}");
+    assert!(text.contains("positions per hour of self-play"), "{text}");
+    // an every of 0 is refused by name
+    let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("config");
+    let err = PipelineConfig::parse(&text.replace("\nevery = 1", "\nevery = 0"), "brandubh.toml")
+        .expect_err("every 0");
+    assert!(err.to_string().contains("eval.every"), "{err}");
+}
+
+#[test]
 fn bad_anchor_or_encoding_settings_are_refused_by_name() {
     let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("shipped config");
     for (from, to, expected) in [

@@ -616,8 +616,12 @@ fn a_gumbel_search_on_a_time_budget_plans_by_the_clock() {
         .find(|c| c.mv == fast.best)
         .expect("a child");
     assert!(played.visits + 1 >= most, "{} of {most}", played.visits);
-    // a slow one (1 ms a call): the plan shrinks to what the clock allows, and a second search
-    // given the first one's rate plans with it from the start
+    // a slow one (1 ms a call, one leaf a call): the plan shrinks to what the clock allows, and
+    // a second search given the first one's rate plans with it from the start
+    let cfg = SearchConfig {
+        leaf_batch: Some(1),
+        ..cfg
+    };
     let slow = std::time::Duration::from_millis(1);
     let mut first = Search::new(Position::start(&v), cfg.clone(), budget);
     let clock = std::time::Instant::now();

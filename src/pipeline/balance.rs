@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::config::PipelineConfig;
 use super::run::{model_path, PipelineError, PipelineProgress};
-use crate::eval::balance::{run_balance, store_path, BalanceReport};
+use crate::eval::balance::{run_balance, store_path, stored_ids, BalanceReport};
 use crate::eval::{Agent, AgentSpec, PlayOptions};
 use crate::rules::{Position, Variant};
 
@@ -32,8 +32,10 @@ pub fn closing_balance(
         ..PlayOptions::default()
     };
     progress.stage(cfg.generations.saturating_sub(1), "balance", games);
+    let stored = stored_ids(&store)?.len() as u64;
+    let watch = super::timing::Stopwatch::start();
     let mut done = 0;
-    Ok(run_balance(
+    let report = run_balance(
         &Position::start(&variant),
         agent,
         games,
@@ -44,5 +46,10 @@ pub fn closing_balance(
             done += 1;
             progress.advance(done, "");
         },
-    )?)
+    )?;
+    // timed when this invocation played games (a rerun that found them all stored did not)
+    if stored < games {
+        super::timing::replace(run, "balance", watch.stop())?;
+    }
+    Ok(report)
 }

@@ -40,6 +40,15 @@ pub struct EvalSettings {
     /// no ladder).
     pub ladder_pairs: u64,
     pub concurrent: usize,
+    /// Evaluate every this many generations (and always the last): the match against the
+    /// player (each generation anyway when it gates) and the anchor matches. 1: every
+    /// generation. Time spent measuring is time not spent making data.
+    #[serde(default = "every_generation")]
+    pub every: u32,
+}
+
+fn every_generation() -> u32 {
+    1
 }
 
 impl EvalSettings {
@@ -48,9 +57,19 @@ impl EvalSettings {
         self.anchor.rsplit_once(':').map_or("", |(_, b)| b)
     }
 
+    /// Whether generation `g`'s candidate is measured, in a run of `generations`.
+    pub fn measures(&self, g: u32, generations: u32) -> bool {
+        g + 1 >= generations || (g + 1).is_multiple_of(self.every.max(1))
+    }
+
     fn check(&self) -> Result<(), Invalid> {
         use crate::eval::agent::{AgentKind, AgentSpec};
         use crate::search::Budget;
+        if self.every == 0 {
+            return Err(Invalid(
+                "eval.every must be at least 1 (evaluate every N generations)".into(),
+            ));
+        }
         let spec = AgentSpec::parse(&self.anchor).map_err(|e| format!("eval.anchor: {e}"))?;
         if matches!(spec.kind, AgentKind::Network(_)) || !matches!(spec.budget, Budget::Time(_)) {
             return Err(Invalid(format!(

@@ -44,6 +44,7 @@ pub fn generation_ladder(
     {
         return Ok(Some(stored));
     }
+    let watch = super::timing::Stopwatch::start();
     let n = specs.len() as u64;
     progress.stage(last, "ladder", n * (n - 1) / 2 * cfg.eval.ladder_pairs * 2);
     let mut agents = super::run::load_agents(&specs, &cfg.variant, device, cfg.seed)?;
@@ -78,5 +79,6 @@ pub fn generation_ladder(
         report,
     };
     write_json(&path, &ladder)?;
+    super::timing::replace(run, "ladder", watch.stop())?;
     Ok(Some(ladder))
 }

@@ -8,6 +8,7 @@ pub mod config;
 pub mod ladder;
 pub mod report;
 pub mod run;
+pub mod timing;
 
 pub use config::PipelineConfig;
 pub use run::{

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::config::{EvalSettings, Gating};
 use super::ladder::GenerationLadder;
 use super::run::{generation_dir, GenerationRecord};
+use super::timing::{read_book, time_table};
 use crate::atomic;
 use crate::eval::matches::{MatchReport, Wdl};
 use crate::eval::stats::EloEstimate;
@@ -37,6 +38,22 @@ fn elo_point(x: f64, e: &EloEstimate) -> Option<Point> {
     e.elo
         .is_finite()
         .then_some((x, e.elo, Some((e.low, e.high))))
+}
+
+/// Where the run's time went (`timing`): a row per generation and the closing stages.
+fn time_section(run: &Path, records: &[GenerationRecord]) -> std::io::Result<String> {
+    let failed = |e: super::run::PipelineError| std::io::Error::other(e.to_string());
+    let books = records
+        .iter()
+        .map(|r| read_book(run, Some(r.generation)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(failed)?;
+    let closing = read_book(run, None).map_err(failed)?;
+    let positions: Vec<u64> = records.iter().map(|r| r.selfplay.positions).collect();
+    Ok(format!(
+        "## Where the time went\n\nEach stage as timed by the invocation that completed it (a stage resumed after a kill counts only its last invocation).\n\n{}\n",
+        time_table(&books, &closing, &positions)
+    ))
 }
 
 /// Writes summary.md and the plots; returns the summary text. `gating` says how candidates were
@@ -165,6 +182,7 @@ pub fn write_report(
         records.len(),
         seconds / 60.0
     );
+    md += &time_section(run, records)?;
     md += "Self-play: the games each generation's player produced (the data the next network trains on).\n\n";
     let teachers = records.iter().any(|r| r.teacher.is_some());
     if teachers {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::config::{Gating, PipelineConfig};
+use super::timing::{self, Stopwatch};
 use crate::data::DataError;
 use crate::eval::matches::{run_match, MatchReport, Sprt};
 use crate::eval::{Agent, AgentSpec, EvalError, PlayOptions};
@@ -334,22 +335,24 @@ pub trait SelfplayRunner {
     fn run(&mut self, job: &SelfplayJob) -> Result<(), String>;
 }
 
-/// Plays (or reads back) generation `g`'s teacher games into `dir/teacher`, when the config
+/// Plays (or reads back) generation `g`'s teacher games into its `teacher/`, when the config
 /// asks for them.
 fn teacher_games(
     cfg: &PipelineConfig,
     start: &Position,
-    dir: &Path,
+    run: &Path,
     g: u32,
     progress: &mut dyn PipelineProgress,
 ) -> Result<Option<SelfplaySummary>, PipelineError> {
     let Some(depth) = cfg.teacher.depth().filter(|_| cfg.teacher.games > 0) else {
         return Ok(None);
     };
+    let dir = generation_dir(run, g);
     let summary_path = dir.join("teacher.json");
     if let Some(s) = read_json::<SelfplaySummary>(&summary_path)? {
         return Ok(Some(s));
     }
+    let watch = Stopwatch::start();
     progress.stage(g, "teacher games", cfg.teacher.games);
     let data = dir.join("teacher");
     let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
@@ -365,6 +368,7 @@ fn teacher_games(
     )?;
     let s = SelfplaySummary::of(&data, start.variant().name(), &s)?;
     write_json(&summary_path, &s)?;
+    timing::record(run, Some(g), "teacher", watch.stop())?;
     Ok(Some(s))
 }
 
@@ -425,6 +429,7 @@ pub fn run_pipeline_with(
         let selfplay = match read_json::<SelfplaySummary>(&summary_path)? {
             Some(s) => s,
             None => {
+                let watch = Stopwatch::start();
                 progress.stage(g, "self-play", cfg.games_per_generation);
                 let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 if let Some(runner) = runner.as_deref_mut() {
@@ -466,16 +471,18 @@ pub fn run_pipeline_with(
                 )?;
                 let s = SelfplaySummary::of(&data, variant.name(), &s)?;
                 write_json(&summary_path, &s)?;
+                timing::record(run, Some(g), "selfplay", watch.stop())?;
                 s
             }
         };
         // 1b. the teacher's games beside them
-        let teacher = teacher_games(cfg, &start, &dir, g, progress)?;
+        let teacher = teacher_games(cfg, &start, run, g, progress)?;
         // 2. train the best network on the replay window
         let candidate = g + 1;
         let out = model_path(run, candidate);
         // the sidecar is written last: it marks a whole checkpoint
         if !crate::nn::checkpoint::sidecar_path(&out).exists() {
+            let watch = Stopwatch::start();
             progress.stage(g, "train", cfg.train.steps);
             let first_gen = (g + 1).saturating_sub(cfg.window_generations);
             let dirs: Vec<PathBuf> = (first_gen..=g)
@@ -513,6 +520,7 @@ pub fn run_pipeline_with(
             let mut net = Network::load(&out, Some(variant.name()), device)?;
             net.meta.generation = candidate as u64;
             net.save(&out)?;
+            timing::record(run, Some(g), "train", watch.stop())?;
         }
         // 3. the candidate against the best network
         let match_path = generation_dir(run, candidate).join("match.json");
@@ -528,29 +536,50 @@ pub fn run_pipeline_with(
                 .flatten(),
             seed: cfg.seed ^ (candidate as u64).wrapping_mul(0x94D0_49BB_1331_11EB),
         };
-        let report = stored_match(
-            cfg,
-            device,
-            &start,
-            &match_path,
-            (g, "evaluate"),
-            plan,
-            progress,
-        )?;
-        let accepted = match cfg.eval.gating {
-            Gating::None => true,
-            Gating::Score => report.score >= cfg.eval.threshold,
-            Gating::Sprt => report.sprt.as_ref().is_some_and(|s| s.llr >= s.upper),
+        let measured = cfg.eval.measures(g, cfg.generations);
+        let report = if measured || cfg.eval.gating != Gating::None {
+            let fresh = !match_path.exists();
+            let watch = Stopwatch::start();
+            let report = stored_match(
+                cfg,
+                device,
+                &start,
+                &match_path,
+                (g, "evaluate"),
+                plan,
+                progress,
+            )?;
+            if fresh {
+                timing::record(run, Some(g), "evaluate", watch.stop())?;
+            }
+            Some(report)
+        } else {
+            None
+        };
+        let accepted = match (cfg.eval.gating, &report) {
+            (Gating::None, _) | (_, None) => true,
+            (Gating::Score, Some(r)) => r.score >= cfg.eval.threshold,
+            (Gating::Sprt, Some(r)) => r.sprt.as_ref().is_some_and(|s| s.llr >= s.upper),
         };
         // 4. direct measurements of the candidate against the fixed anchors
-        let [against_first, against_anchor] =
-            measure_against_anchors(cfg, run, candidate, device, &start, g, progress)?;
+        let cand_dir = generation_dir(run, candidate);
+        let fresh =
+            !(cand_dir.join("vs-gen0.json").exists() && cand_dir.join("vs-anchor.json").exists());
+        let watch = Stopwatch::start();
+        let [against_first, against_anchor] = if measured {
+            measure_against_anchors(cfg, run, candidate, device, &start, g, progress)?
+        } else {
+            [None, None]
+        };
+        if fresh && measured {
+            timing::record(run, Some(g), "anchors", watch.stop())?;
+        }
         records.push(GenerationRecord {
             generation: g,
             player: (!bootstrap).then_some(best),
             selfplay,
             teacher,
-            candidate_match: Some(report),
+            candidate_match: report,
             against_first,
             against_anchor,
             accepted,
