@@ -56,3 +56,53 @@ fn the_brandubh_network_beats_random_play() {
         report.elo_pairs
     );
 }
+
+/// `models/card_table.py --check` over every card beside its evidence.
+fn check_cards(cards: &[std::path::PathBuf]) -> std::process::Output {
+    std::process::Command::new("python3")
+        .arg("models/card_table.py")
+        .arg("--check")
+        .args(cards)
+        .output()
+        .expect("python3 runs")
+}
+
+#[test]
+fn every_card_table_number_comes_from_its_evidence() {
+    let mut cards: Vec<std::path::PathBuf> = ["models", "models/previous"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("models directory"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "md")
+                && p.with_file_name(format!(
+                    "{}-evidence",
+                    p.file_stem().expect("stem").to_string_lossy()
+                ))
+                .is_dir()
+        })
+        .collect();
+    cards.sort();
+    assert!(cards.len() >= 5, "{cards:?}");
+    let out = check_cards(&cards);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // and it fails, naming the line, on a number its file does not give
+    let tmp = tempfile::tempdir().expect("scratch");
+    let card = tmp.path().join("brandubh.md");
+    let text = std::fs::read_to_string("models/brandubh.md").expect("card");
+    assert!(text.contains("| 50 | 0.200 |"));
+    std::fs::write(&card, text.replace("| 50 | 0.200 |", "| 50 | 0.230 |")).expect("written");
+    std::os::unix::fs::symlink(
+        std::fs::canonicalize("models/brandubh-evidence").expect("evidence"),
+        tmp.path().join("brandubh-evidence"),
+    )
+    .expect("link");
+    let out = check_cards(&[card]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("brandubh.md:") && said.contains("score says `0.230`"),
+        "{said}"
+    );
+}

@@ -312,3 +312,123 @@ fn a_teacher_must_be_alpha_beta_at_a_depth() {
     let cfg = PipelineConfig::parse(&fine, "teacher.toml").expect("a depth");
     assert_eq!(cfg.teacher.depth(), Some(4));
 }
+
+#[test]
+fn overlap_plays_the_next_self_play_beside_training_on_a_growing_window() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
+    let mut cfg = tiny(3);
+    cfg.overlap = true;
+    cfg.window_generations = 100;
+    cfg.teacher.games = 2;
+    cfg.teacher.agent = "ab:2".into();
+    cfg.replay.window_min = 20;
+    cfg.replay.window_exponent = 0.75;
+    cfg.replay.window_growth = 0.4;
+    cfg.replay.reuse = 2.0;
+    cfg.eval.every = 3;
+    cfg.eval.anchor_pairs = 0;
+    let records =
+        run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("three generations");
+    // generation 1's self-play ran beside the first training: the bootstrap still played it;
+    // generation 2's ran beside the second, with generation 1's network
+    let players: Vec<Option<u32>> = records.iter().map(|r| r.player).collect();
+    assert_eq!(players, vec![None, None, Some(1)]);
+    // what ran beside self-play is booked apart; generation 0's teacher games ran before
+    for (g, stages) in [
+        (0, vec!["selfplay", "teacher", "train_beside"]),
+        (1, vec!["selfplay", "teacher_beside", "train_beside"]),
+    ] {
+        let book = tavlei::pipeline::timing::read_book(&run, Some(g)).expect("time.json");
+        let names: Vec<&str> = book
+            .keys()
+            .map(String::as_str)
+            .filter(|s| *s != "train")
+            .collect();
+        assert_eq!(names, stages, "generation {g}");
+    }
+    // each generation trained its new samples twice over, on a window that grew with the run
+    let made: Vec<u64> = records
+        .iter()
+        .map(|r| r.selfplay.samples + r.teacher.as_ref().expect("teacher").samples)
+        .collect();
+    for (g, _) in records.iter().enumerate() {
+        let trained: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(generation_dir(&run, g as u32 + 1).join("train.json"))
+                .expect("train.json"),
+        )
+        .expect("json");
+        let steps = trained["steps"].as_u64().expect("steps");
+        assert_eq!(steps, (made[g] * 2).div_ceil(16), "generation {g}");
+        let used = trained["train_samples"].as_u64().expect("count")
+            + trained["validation_samples"].as_u64().expect("count");
+        let so_far: u64 = made[..=g].iter().sum();
+        let window = cfg.replay.window(so_far, cfg.train.window) as u64;
+        assert_eq!(used, window.min(so_far), "generation {g}");
+    }
+    // only the last candidate was measured, and the closing ladder rates 0 and it
+    assert_eq!(
+        records
+            .iter()
+            .map(|r| r.candidate_match.is_some())
+            .collect::<Vec<_>>(),
+        vec![false, false, true]
+    );
+    assert_eq!(
+        tavlei::pipeline::ladder::rated_generations(&cfg, 3),
+        vec![0, 3]
+    );
+    // a rerun finds everything done and tells the same story
+    let stamp = |g| {
+        std::fs::metadata(model_path(&run, g))
+            .and_then(|m| m.modified())
+            .expect("mtime")
+    };
+    let before = stamp(3);
+    let again = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("resumed");
+    let again_players: Vec<Option<u32>> = again.iter().map(|r| r.player).collect();
+    assert_eq!(again_players, players);
+    assert_eq!(stamp(3), before);
+    // the report books the work beside self-play apart from the run's own time
+    let text =
+        tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
+            .expect("report");
+    assert!(text.contains("| beside self-play |"), "{text}");
+}
+
+#[test]
+fn the_ladder_rates_the_measured_generations() {
+    let mut cfg = tiny(5);
+    assert_eq!(
+        tavlei::pipeline::ladder::rated_generations(&cfg, 5),
+        vec![0, 1, 2, 3, 4, 5]
+    );
+    cfg.eval.every = 2;
+    assert_eq!(
+        tavlei::pipeline::ladder::rated_generations(&cfg, 5),
+        vec![0, 2, 4, 5]
+    );
+    // a run stopped early still rates its newest network
+    assert_eq!(
+        tavlei::pipeline::ladder::rated_generations(&cfg, 3),
+        vec![0, 2, 3]
+    );
+}
+
+#[test]
+fn a_replay_window_that_cannot_grow_is_refused_by_name() {
+    let text = std::fs::read_to_string("configs/pipeline/brandubh-overlap.toml").expect("config");
+    let cfg = PipelineConfig::parse(&text, "brandubh-overlap.toml").expect("the shipped config");
+    assert!(cfg.overlap && cfg.replay.reuse > 0.0 && cfg.replay.window_min > 0);
+    for (from, to, name) in [
+        (
+            "window_exponent = 0.75",
+            "window_exponent = 0",
+            "replay.window_exponent",
+        ),
+        ("reuse = 4.0", "reuse = -1.0", "replay.reuse"),
+    ] {
+        let err = PipelineConfig::parse(&text.replace(from, to), "bad.toml").expect_err(to);
+        assert!(err.to_string().contains(name), "{to}: {err}");
+    }
+}

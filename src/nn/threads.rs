@@ -24,6 +24,8 @@ static INTEROP: Once = Once::new();
 thread_local! {
     /// The intra-op count this thread last set (0: none yet).
     static THIS_THREAD: Cell<usize> = const { Cell::new(0) };
+    /// This thread's own training count (0: the process-wide one).
+    static TRAIN_HERE: Cell<usize> = const { Cell::new(0) };
 }
 
 /// The process-wide choice: `search` threads for every network forward pass in a search
@@ -65,6 +67,10 @@ fn use_threads(n: usize) {
     THIS_THREAD.with(|current| {
         if current.get() == 0 {
             flush_denormals();
+            // libtorch initialises a thread's count lazily, at its first use, from the count
+            // last set by any thread: done now, so a trainer setting its own count on another
+            // thread meanwhile cannot overwrite this thread's
+            tch::get_num_threads();
         }
         if current.get() != n {
             tch::set_num_threads(n as i32);
@@ -116,9 +122,19 @@ pub fn ensure_this_thread() {
     use_threads(search_threads());
 }
 
-/// Before a training step: this thread's libtorch threads are the training count.
+/// Before a training step: this thread's libtorch threads are the training count (this
+/// thread's own, where `train_here` set one).
 pub fn ensure_training_thread() {
-    use_threads(train_threads());
+    match TRAIN_HERE.with(Cell::get) {
+        0 => use_threads(train_threads()),
+        n => use_threads(n),
+    }
+}
+
+/// Training steps on this thread use `n` libtorch threads whatever the process-wide count: a
+/// trainer beside self-play takes the cores self-play leaves.
+pub fn train_here(n: usize) {
+    TRAIN_HERE.with(|c| c.set(n.max(1)));
 }
 
 /// The libtorch threads this thread runs with now.
@@ -129,6 +145,26 @@ pub fn current() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trainer_beside_self_play_keeps_its_own_thread_count() {
+        let (here, elsewhere) = std::thread::spawn(|| {
+            train_here(1);
+            ensure_training_thread();
+            let here = current();
+            let elsewhere = std::thread::spawn(|| {
+                ensure_training_thread();
+                current()
+            })
+            .join()
+            .expect("the thread ends");
+            (here, elsewhere)
+        })
+        .join()
+        .expect("the thread ends");
+        assert_eq!(here, 1);
+        assert_eq!(elsewhere, train_threads());
+    }
 
     #[test]
     fn a_search_thread_gets_one_libtorch_thread_and_flushes_denormals() {

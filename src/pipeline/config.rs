@@ -110,6 +110,74 @@ impl TeacherSettings {
     }
 }
 
+/// The replay window in samples, growing with the run, and the training each generation gets as
+/// a number of reuses of its new samples. Absent (every field 0): the window is the last
+/// `window_generations` generations up to `train.window` samples, and each generation trains
+/// `train.steps` steps, as before this table existed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplaySettings {
+    /// The window while the run has made fewer samples than this: all of them. 0: no growing
+    /// window.
+    pub window_min: u64,
+    /// Beyond `window_min` samples made (N), the window is KataGo's power law
+    /// `c * (1 + growth * ((N / c)^exponent - 1) / exponent)` with `c = window_min`, at most
+    /// `train.window`: it keeps growing, ever more slowly, so early data (from weak networks)
+    /// leaves it while late data stays for many generations.
+    pub window_exponent: f64,
+    pub window_growth: f64,
+    /// Training samples drawn per new sample (self-play and teacher): each generation trains
+    /// `ceil(new samples * reuse / batch_size)` steps, so training follows the data made
+    /// instead of a fixed count. 0: `train.steps` a generation.
+    pub reuse: f64,
+}
+
+impl ReplaySettings {
+    /// The window in samples once `made` samples exist, at most `max`.
+    pub fn window(&self, made: u64, max: usize) -> usize {
+        if self.window_min == 0 {
+            return max;
+        }
+        let c = self.window_min as f64;
+        let n = made as f64;
+        let window = if n <= c {
+            n
+        } else {
+            let a = self.window_exponent;
+            c * (1.0 + self.window_growth * ((n / c).powf(a) - 1.0) / a)
+        };
+        (window.ceil() as usize).clamp(1, max)
+    }
+
+    /// Training steps for a generation that made `new` samples.
+    pub fn steps(&self, new: u64, batch_size: usize, fixed: u64) -> u64 {
+        if self.reuse <= 0.0 {
+            return fixed;
+        }
+        ((new as f64 * self.reuse / batch_size.max(1) as f64).ceil() as u64).max(1)
+    }
+
+    fn check(&self) -> Result<(), Invalid> {
+        if self.window_min > 0
+            && !(self.window_exponent > 0.0
+                && self.window_exponent <= 1.0
+                && self.window_growth >= 0.0)
+        {
+            return Err(Invalid(format!(
+                "replay.window_exponent must lie in (0, 1] and replay.window_growth be at least 0 (found {} and {})",
+                self.window_exponent, self.window_growth
+            )));
+        }
+        if !(self.reuse >= 0.0 && self.reuse.is_finite()) {
+            return Err(Invalid(format!(
+                "replay.reuse must be 0 (train.steps a generation) or positive, not {}",
+                self.reuse
+            )));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PipelineConfig {
@@ -121,8 +189,16 @@ pub struct PipelineConfig {
     /// Generation 0 has no trained network: with N > 0 it plays pure MCTS with N rollouts per
     /// leaf (better first data than a random network, and both sides win some games).
     pub bootstrap_rollouts: usize,
-    /// Generations of self-play data the replay window spans.
+    /// Generations of self-play data the replay window spans (at most; `[replay]` and
+    /// `train.window` bound it in samples).
     pub window_generations: u32,
+    /// The next generation's self-play on one core while this generation's candidate trains
+    /// (and the next teacher games are played) on the others, as KataGo runs self-play and
+    /// training side by side: self-play then plays with a network one generation older, and
+    /// the cores never wait for each other's stage. Off: the stages take turns, each on every
+    /// core.
+    #[serde(default)]
+    pub overlap: bool,
     pub network: Architecture,
     /// The input encoding of the run's networks (`encode::Encoding`; 2, the current one, sees
     /// repetition; 1 is kept to measure against).
@@ -133,6 +209,8 @@ pub struct PipelineConfig {
     /// Absent in run directories made before teacher games existed: none.
     #[serde(default)]
     pub teacher: TeacherSettings,
+    #[serde(default)]
+    pub replay: ReplaySettings,
 }
 
 impl PipelineConfig {
@@ -153,6 +231,7 @@ impl Settings for PipelineConfig {
         self.train.check()?;
         self.eval.check()?;
         self.teacher.check()?;
+        self.replay.check()?;
         if crate::encode::Encoding::from_version(self.encoding).is_none() {
             return Err(Invalid(format!(
                 "encoding {} is not a version this build knows (1 to {})",
@@ -171,5 +250,46 @@ impl Settings for PipelineConfig {
                 .map_err(|e| Invalid(format!("eval.sprt {e}")))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_holds_everything_then_grows_ever_more_slowly_up_to_its_cap() {
+        let r = ReplaySettings {
+            window_min: 10_000,
+            window_exponent: 0.75,
+            window_growth: 0.4,
+            reuse: 0.0,
+        };
+        assert_eq!(r.window(4_000, 1_000_000), 4_000);
+        assert_eq!(r.window(10_000, 1_000_000), 10_000);
+        // N = 160,000: 10,000 * (1 + 0.4 * (16^0.75 - 1) / 0.75) = 10,000 * (1 + 0.4 * 7 / 0.75)
+        assert_eq!(r.window(160_000, 1_000_000), 47_334);
+        let (a, b, c) = (
+            r.window(100_000, usize::MAX),
+            r.window(200_000, usize::MAX),
+            r.window(300_000, usize::MAX),
+        );
+        assert!(a < b && b < c && b - a > c - b, "{a} {b} {c}");
+        assert_eq!(r.window(160_000, 30_000), 30_000);
+        // no growing window: the cap alone
+        assert_eq!(ReplaySettings::default().window(5, 777), 777);
+    }
+
+    #[test]
+    fn steps_follow_the_new_samples_when_reuse_is_set() {
+        let fixed = ReplaySettings::default();
+        assert_eq!(fixed.steps(100_000, 256, 400), 400);
+        let reuse = ReplaySettings {
+            reuse: 4.0,
+            ..ReplaySettings::default()
+        };
+        // 10,000 new samples seen 4 times in batches of 256: 157 steps
+        assert_eq!(reuse.steps(10_000, 256, 400), 157);
+        assert_eq!(reuse.steps(0, 256, 400), 1);
     }
 }

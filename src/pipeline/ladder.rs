@@ -1,5 +1,5 @@
-//! The closing ladder: every generation's network against every other at equal simulations,
-//! rated together (Bradley-Terry) and shown relative to generation 0. It is stored in
+//! The closing ladder: every measured generation's network (generation 0, every `eval.every`-th
+//! and the last) against every other at equal simulations, rated together (Bradley-Terry) and shown relative to generation 0. It is stored in
 //! `ladder.json` with the networks it rated; a run extended with more generations rates again.
 
 use std::path::Path;
@@ -23,7 +23,16 @@ pub struct GenerationLadder {
     pub report: LadderReport,
 }
 
-/// Rates generations `0..=last` (stored result reused when it rated the same networks).
+/// The generations the ladder rates when `last` is the newest: 0, those `eval.every` measures
+/// and `last` (every generation when `every` is 1).
+pub fn rated_generations(cfg: &PipelineConfig, last: u32) -> Vec<u32> {
+    (0..=last)
+        .filter(|&c| c == 0 || c == last || cfg.eval.measures(c - 1, cfg.generations))
+        .collect()
+}
+
+/// Rates the generations up to `last` that `rated_generations` names (stored result reused
+/// when it rated the same networks).
 pub fn generation_ladder(
     cfg: &PipelineConfig,
     run: &Path,
@@ -35,8 +44,10 @@ pub fn generation_ladder(
         return Ok(None);
     }
     let sims = cfg.eval.simulations;
-    let specs: Vec<String> = (0..=last)
-        .map(|g| format!("net:{}:{sims}", model_path(run, g).display()))
+    let generations = rated_generations(cfg, last);
+    let specs: Vec<String> = generations
+        .iter()
+        .map(|&g| format!("net:{}:{sims}", model_path(run, g).display()))
         .collect();
     let path = run.join("ladder.json");
     if let Some(stored) = read_json::<GenerationLadder>(&path)?
@@ -73,7 +84,7 @@ pub fn generation_ladder(
         })
         .collect();
     let ladder = GenerationLadder {
-        generations: (0..=last).collect(),
+        generations,
         ratings,
         pairs: cfg.eval.ladder_pairs,
         report,

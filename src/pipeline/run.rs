@@ -335,13 +335,21 @@ pub trait SelfplayRunner {
     fn run(&mut self, job: &SelfplayJob) -> Result<(), String>;
 }
 
+/// Progress that goes nowhere: the work on the cores beside self-play is shown by its steps.
+struct Unseen;
+
+impl PipelineProgress for Unseen {
+    fn stage(&mut self, _: u32, _: &str, _: u64) {}
+    fn advance(&mut self, _: u64, _: &str) {}
+}
+
 /// Plays (or reads back) generation `g`'s teacher games into its `teacher/`, when the config
-/// asks for them.
+/// asks for them; the time goes into `stage` of the generation's book.
 fn teacher_games(
     cfg: &PipelineConfig,
     start: &Position,
     run: &Path,
-    g: u32,
+    (g, stage): (u32, &str),
     progress: &mut dyn PipelineProgress,
 ) -> Result<Option<SelfplaySummary>, PipelineError> {
     let Some(depth) = cfg.teacher.depth().filter(|_| cfg.teacher.games > 0) else {
@@ -368,8 +376,290 @@ fn teacher_games(
     )?;
     let s = SelfplaySummary::of(&data, start.variant().name(), &s)?;
     write_json(&summary_path, &s)?;
-    timing::record(run, Some(g), "teacher", watch.stop())?;
+    timing::record(run, Some(g), stage, watch.stop())?;
     Ok(Some(s))
+}
+
+/// Who plays a generation's self-play: the pure-MCTS bootstrap or a generation's network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    Bootstrap,
+    Network(u32),
+}
+
+impl Player {
+    /// The player when `best` is the newest accepted network: the bootstrap while no network
+    /// has been trained and accepted (when the config has one).
+    fn of(cfg: &PipelineConfig, best: u32, first: bool) -> Player {
+        let untrained = first || (cfg.overlap && best == 0);
+        if untrained && cfg.bootstrap_rollouts > 0 {
+            Player::Bootstrap
+        } else {
+            Player::Network(best)
+        }
+    }
+
+    fn generation(self) -> Option<u32> {
+        match self {
+            Player::Bootstrap => None,
+            Player::Network(g) => Some(g),
+        }
+    }
+}
+
+/// Plays (or reads back) generation `g`'s self-play with `player`.
+fn selfplay_stage(
+    cfg: &PipelineConfig,
+    run: &Path,
+    (g, player): (u32, Player),
+    (start, device): (&Position, tch::Device),
+    progress: &mut dyn PipelineProgress,
+    runner: Option<&mut (dyn SelfplayRunner + '_)>,
+) -> Result<SelfplaySummary, PipelineError> {
+    let dir = generation_dir(run, g);
+    let data = dir.join("selfplay");
+    let summary_path = dir.join("selfplay.json");
+    if let Some(s) = read_json::<SelfplaySummary>(&summary_path)? {
+        return Ok(s);
+    }
+    let watch = Stopwatch::start();
+    progress.stage(g, "self-play", cfg.games_per_generation);
+    let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if let Some(runner) = runner {
+        let job = SelfplayJob {
+            generation: g,
+            variant: &cfg.variant,
+            model: player.generation().map(|p| model_path(run, p)),
+            rollouts: (player == Player::Bootstrap).then_some((cfg.bootstrap_rollouts, cfg.seed)),
+            games: cfg.games_per_generation,
+            seed,
+            config: &cfg.selfplay,
+            out: &data,
+        };
+        runner
+            .run(&job)
+            .map_err(|message| PipelineError::Selfplay {
+                generation: g,
+                message,
+            })?;
+    }
+    let variant = start.variant().name();
+    let mut evaluator: Box<dyn Evaluator> = match player {
+        Player::Bootstrap => Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed)),
+        Player::Network(p) => Box::new(NetworkEvaluator::new(Network::load(
+            &model_path(run, p),
+            Some(variant),
+            device,
+        )?)),
+    };
+    let mut bar = SelfplayBar(progress, 0);
+    let s = generate(
+        start,
+        evaluator.as_mut(),
+        &cfg.selfplay,
+        cfg.games_per_generation,
+        seed,
+        &data,
+        &mut bar,
+    )?;
+    let s = SelfplaySummary::of(&data, variant, &s)?;
+    write_json(&summary_path, &s)?;
+    timing::record(run, Some(g), "selfplay", watch.stop())?;
+    Ok(s)
+}
+
+/// The samples each generation made (self-play and teacher games), oldest first.
+fn made_per_generation(
+    records: &[GenerationRecord],
+    selfplay: &SelfplaySummary,
+    teacher: Option<&SelfplaySummary>,
+) -> Vec<u64> {
+    let made =
+        |s: &SelfplaySummary, t: Option<&SelfplaySummary>| s.samples + t.map_or(0, |t| t.samples);
+    records
+        .iter()
+        .map(|r| made(&r.selfplay, r.teacher.as_ref()))
+        .chain(std::iter::once(made(selfplay, teacher)))
+        .collect()
+}
+
+/// What generation `g`'s candidate trains on: the newest generations whose samples fill the
+/// window (at most `window_generations` of them), oldest first, and the training settings with
+/// the window and the steps `[replay]` gives.
+fn training_plan(
+    cfg: &PipelineConfig,
+    run: &Path,
+    g: u32,
+    made: &[u64],
+) -> (Vec<PathBuf>, crate::train::TrainConfig) {
+    let window = cfg.replay.window(made.iter().sum(), cfg.train.window);
+    let new = made.last().copied().unwrap_or(0);
+    let steps = cfg.replay.steps(new, cfg.train.batch_size, cfg.train.steps);
+    let first_gen = (g + 1).saturating_sub(cfg.window_generations);
+    let mut held = 0u64;
+    let mut gens = Vec::new();
+    for k in (first_gen..=g).rev() {
+        gens.push(k);
+        held += made.get(k as usize).copied().unwrap_or(0);
+        if held >= window as u64 {
+            break;
+        }
+    }
+    let dirs = gens
+        .into_iter()
+        .rev()
+        .flat_map(|k| {
+            let gen = generation_dir(run, k);
+            let teacher = (cfg.teacher.games > 0).then(|| gen.join("teacher"));
+            std::iter::once(gen.join("selfplay")).chain(teacher)
+        })
+        .collect();
+    let train = crate::train::TrainConfig {
+        steps,
+        window,
+        ..cfg.train.clone()
+    };
+    (dirs, train)
+}
+
+/// Trains generation `g`'s candidate (generation g + 1) from the network `init` on `dirs`,
+/// unless it exists; the time goes into `stage` of generation g's book.
+#[allow(clippy::too_many_arguments)]
+fn train_stage(
+    cfg: &PipelineConfig,
+    run: &Path,
+    (g, stage): (u32, &str),
+    init: u32,
+    (dirs, train_cfg): (&[PathBuf], &crate::train::TrainConfig),
+    variant: &str,
+    device: tch::Device,
+    on_step: &mut dyn FnMut(u64, &crate::train::metrics::Row),
+) -> Result<(), PipelineError> {
+    let candidate = g + 1;
+    let out = model_path(run, candidate);
+    // the sidecar is written last: it marks a whole checkpoint
+    if crate::nn::checkpoint::sidecar_path(&out).exists() {
+        return Ok(());
+    }
+    let watch = Stopwatch::start();
+    let init = model_path(run, init);
+    let run_dir = generation_dir(run, candidate).join("train");
+    let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let req = TrainRequest {
+        data: dirs,
+        init: &init,
+        out: &out,
+        run_dir: &run_dir,
+        config: train_cfg,
+        seed,
+        device,
+        resume: true,
+        stop_at: None,
+    };
+    let trained = train(&req, on_step)?;
+    // what it trained on: its samples from the window's self-play and teacher games
+    write_json(&generation_dir(run, candidate).join("train.json"), &trained)?;
+    let mut net = Network::load(&out, Some(variant), device)?;
+    net.meta.generation = candidate as u64;
+    net.save(&out)?;
+    timing::record(run, Some(g), stage, watch.stop())?;
+    Ok(())
+}
+
+/// The training message of a step's metrics row.
+fn train_message(row: &crate::train::metrics::Row) -> String {
+    format!(
+        "{} policy {:.3} value {:.3}",
+        row.split, row.policy_loss, row.value_loss
+    )
+}
+
+/// Cores for the work beside self-play: every core but the one self-play takes.
+fn cores_beside_selfplay() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
+/// Generation `g`'s candidate trained (and generation g + 1's teacher games played) on the
+/// cores beside the self-play of generation g + 1, which plays with `next_player` on the
+/// calling thread. Returns that self-play, when there is a next generation.
+#[allow(clippy::too_many_arguments)]
+fn train_beside_selfplay(
+    cfg: &PipelineConfig,
+    run: &Path,
+    g: u32,
+    (init, next_player): (u32, Player),
+    plan: (&[PathBuf], &crate::train::TrainConfig),
+    (start, device): (&Position, tch::Device),
+    progress: &mut dyn PipelineProgress,
+    runner: Option<&mut (dyn SelfplayRunner + '_)>,
+) -> Result<Option<SelfplaySummary>, PipelineError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let next = g + 1;
+    let more = next < cfg.generations;
+    let step = AtomicU64::new(0);
+    let variant = start.variant().name().to_string();
+    std::thread::scope(|scope| {
+        let beside = scope.spawn(|| -> Result<(), PipelineError> {
+            let cores = cores_beside_selfplay();
+            crate::nn::threads::train_here(cores);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(cores)
+                .build()
+                .map_err(|e| PipelineError::Io {
+                    path: run.to_path_buf(),
+                    message: format!("a thread pool beside self-play: {e}"),
+                })?;
+            pool.install(|| {
+                train_stage(
+                    cfg,
+                    run,
+                    (g, "train_beside"),
+                    init,
+                    plan,
+                    &variant,
+                    device,
+                    &mut |s, _| step.store(s, Ordering::Relaxed),
+                )?;
+                if more {
+                    let start = start.with_own_variant();
+                    teacher_games(cfg, &start, run, (next, "teacher_beside"), &mut Unseen)?;
+                }
+                Ok(())
+            })
+        });
+        let selfplay = if more {
+            let player = (next, next_player);
+            Some(selfplay_stage(
+                cfg,
+                run,
+                player,
+                (start, device),
+                progress,
+                runner,
+            ))
+        } else {
+            None
+        };
+        // what is left of the training once self-play is done, shown and timed as waiting
+        let watch = Stopwatch::start();
+        let waited = !beside.is_finished();
+        if waited {
+            progress.stage(g, "train (beside self-play)", plan.1.steps);
+            while !beside.is_finished() {
+                progress.advance(step.load(Ordering::Relaxed), "");
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        }
+        let done = beside.join().map_err(|_| PipelineError::Io {
+            path: run.to_path_buf(),
+            message: "the training beside self-play panicked".into(),
+        })?;
+        done?;
+        if waited {
+            timing::record(run, Some(g), "train", watch.stop())?;
+        }
+        selfplay.transpose()
+    })
 }
 
 /// Runs (or resumes) the whole pipeline in `run`.
@@ -420,107 +710,58 @@ pub fn run_pipeline_with(
     }
     let mut records: Vec<GenerationRecord> = Vec::new();
     let mut best = 0u32;
+    // the self-play of the generation about to start, when it was played beside the training
+    let mut played: Option<(Player, SelfplaySummary)> = None;
+    let mut next_player = Player::of(cfg, best, true);
     for g in 0..cfg.generations {
-        let dir = generation_dir(run, g);
-        // 1. self-play with the best network (or pure MCTS to bootstrap)
-        let data = dir.join("selfplay");
-        let summary_path = dir.join("selfplay.json");
-        let bootstrap = g == 0 && cfg.bootstrap_rollouts > 0;
-        let selfplay = match read_json::<SelfplaySummary>(&summary_path)? {
-            Some(s) => s,
+        // 1. self-play (unless it was played beside the last training) and teacher games
+        let (player, selfplay) = match played.take() {
+            Some(done) => done,
             None => {
-                let watch = Stopwatch::start();
-                progress.stage(g, "self-play", cfg.games_per_generation);
-                let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                if let Some(runner) = runner.as_deref_mut() {
-                    let job = SelfplayJob {
-                        generation: g,
-                        variant: &cfg.variant,
-                        model: (!bootstrap).then(|| model_path(run, best)),
-                        rollouts: bootstrap.then_some((cfg.bootstrap_rollouts, cfg.seed)),
-                        games: cfg.games_per_generation,
-                        seed,
-                        config: &cfg.selfplay,
-                        out: &data,
-                    };
-                    runner
-                        .run(&job)
-                        .map_err(|message| PipelineError::Selfplay {
-                            generation: g,
-                            message,
-                        })?;
-                }
-                let mut evaluator: Box<dyn Evaluator> = if bootstrap {
-                    Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed))
+                let player = if cfg.overlap {
+                    next_player
                 } else {
-                    Box::new(NetworkEvaluator::new(Network::load(
-                        &model_path(run, best),
-                        Some(variant.name()),
-                        device,
-                    )?))
+                    Player::of(cfg, best, g == 0)
                 };
-                let mut bar = SelfplayBar(progress, 0);
-                let s = generate(
-                    &start,
-                    evaluator.as_mut(),
-                    &cfg.selfplay,
-                    cfg.games_per_generation,
-                    seed,
-                    &data,
-                    &mut bar,
-                )?;
-                let s = SelfplaySummary::of(&data, variant.name(), &s)?;
-                write_json(&summary_path, &s)?;
-                timing::record(run, Some(g), "selfplay", watch.stop())?;
-                s
+                let runner = runner.as_deref_mut();
+                let s = selfplay_stage(cfg, run, (g, player), (&start, device), progress, runner)?;
+                (player, s)
             }
         };
-        // 1b. the teacher's games beside them
-        let teacher = teacher_games(cfg, &start, run, g, progress)?;
+        let teacher = teacher_games(cfg, &start, run, (g, "teacher"), progress)?;
         // 2. train the best network on the replay window
+        let made = made_per_generation(&records, &selfplay, teacher.as_ref());
+        let (dirs, train_cfg) = training_plan(cfg, run, g, &made);
         let candidate = g + 1;
         let out = model_path(run, candidate);
-        // the sidecar is written last: it marks a whole checkpoint
-        if !crate::nn::checkpoint::sidecar_path(&out).exists() {
-            let watch = Stopwatch::start();
-            progress.stage(g, "train", cfg.train.steps);
-            let first_gen = (g + 1).saturating_sub(cfg.window_generations);
-            let dirs: Vec<PathBuf> = (first_gen..=g)
-                .flat_map(|k| {
-                    let gen = generation_dir(run, k);
-                    let teacher = (cfg.teacher.games > 0).then(|| gen.join("teacher"));
-                    std::iter::once(gen.join("selfplay")).chain(teacher)
-                })
-                .collect();
-            let init = model_path(run, best);
-            let run_dir = generation_dir(run, candidate).join("train");
-            let seed = cfg.seed ^ (candidate as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            let req = TrainRequest {
-                data: &dirs,
-                init: &init,
-                out: &out,
-                run_dir: &run_dir,
-                config: &cfg.train,
-                seed,
+        if cfg.overlap {
+            // the next generation's self-play plays with the newest accepted network now
+            next_player = Player::of(cfg, best, false);
+            let runner = runner.as_deref_mut();
+            if let Some(s) = train_beside_selfplay(
+                cfg,
+                run,
+                g,
+                (best, next_player),
+                (&dirs, &train_cfg),
+                (&start, device),
+                progress,
+                runner,
+            )? {
+                played = Some((next_player, s));
+            }
+        } else {
+            progress.stage(g, "train", train_cfg.steps);
+            train_stage(
+                cfg,
+                run,
+                (g, "train"),
+                best,
+                (&dirs, &train_cfg),
+                variant.name(),
                 device,
-                resume: true,
-                stop_at: None,
-            };
-            let trained = train(&req, &mut |step, row| {
-                progress.advance(
-                    step,
-                    &format!(
-                        "{} policy {:.3} value {:.3}",
-                        row.split, row.policy_loss, row.value_loss
-                    ),
-                )
-            })?;
-            // what it trained on: its samples from the window's self-play and teacher games
-            write_json(&generation_dir(run, candidate).join("train.json"), &trained)?;
-            let mut net = Network::load(&out, Some(variant.name()), device)?;
-            net.meta.generation = candidate as u64;
-            net.save(&out)?;
-            timing::record(run, Some(g), "train", watch.stop())?;
+                &mut |step, row| progress.advance(step, &train_message(row)),
+            )?;
         }
         // 3. the candidate against the best network
         let match_path = generation_dir(run, candidate).join("match.json");
@@ -576,7 +817,7 @@ pub fn run_pipeline_with(
         }
         records.push(GenerationRecord {
             generation: g,
-            player: (!bootstrap).then_some(best),
+            player: player.generation(),
             selfplay,
             teacher,
             candidate_match: report,

@@ -75,6 +75,10 @@ pub fn read_book(run: &Path, g: Option<u32>) -> Result<TimeBook, PipelineError> 
     Ok(read_json(&book_path(run, g))?.unwrap_or_default())
 }
 
+/// Held while a book is read and written back: training beside self-play records its times
+/// from another thread.
+static BOOKS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Records `stage` of generation `g` (or a closing stage), unless a time is already there.
 pub fn record(
     run: &Path,
@@ -82,6 +86,7 @@ pub fn record(
     stage: &str,
     time: StageTime,
 ) -> Result<(), PipelineError> {
+    let _held = BOOKS.lock().unwrap_or_else(|e| e.into_inner());
     let mut book = read_book(run, g)?;
     if book.contains_key(stage) {
         return Ok(());
@@ -92,26 +97,38 @@ pub fn record(
 
 /// Records a closing stage done again (a ladder of more generations), replacing its old time.
 pub fn replace(run: &Path, stage: &str, time: StageTime) -> Result<(), PipelineError> {
+    let _held = BOOKS.lock().unwrap_or_else(|e| e.into_inner());
     let mut book = read_book(run, None)?;
     book.insert(stage.to_string(), time);
     write_json(&book_path(run, None), &book)
 }
 
 /// The stages the report's time table has a column for, in order; any other stage counts in
-/// `other`.
+/// `other`. `train` beside self-play (`[overlap]`) is the time self-play waited for it.
 pub const STAGES: [&str; 5] = ["selfplay", "teacher", "train", "evaluate", "anchors"];
+
+/// A stage's name ends so when it ran on the cores beside self-play: its wall time overlaps
+/// self-play's and is shown apart, not added to the run's.
+pub const BESIDE: &str = "_beside";
+
+fn beside(stage: &str) -> bool {
+    stage.ends_with(BESIDE)
+}
 
 /// The time table of a run: a row per generation (wall seconds of each stage), the closing
 /// stages, the totals with each stage's share of the wall time, and self-play positions per
-/// hour of self-play. `positions[g]` is generation g's self-play positions.
+/// hour of self-play. `positions[g]` is generation g's self-play positions. Work done beside
+/// self-play has a column of its own, outside the totals.
 pub fn time_table(books: &[TimeBook], closing: &TimeBook, positions: &[u64]) -> String {
     let mut md = String::from(
-        "| gen | self-play | teacher | train | evaluation | anchors | other | total |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        "| gen | self-play | teacher | train | evaluation | anchors | other | total | beside self-play |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
     );
     let mut totals: TimeBook = TimeBook::new();
     let mut add = |book: &TimeBook| {
         for (stage, t) in book {
-            let slot = if STAGES.contains(&stage.as_str()) {
+            let slot = if beside(stage) {
+                BESIDE
+            } else if STAGES.contains(&stage.as_str()) {
                 stage.as_str()
             } else {
                 "other"
@@ -124,14 +141,17 @@ pub fn time_table(books: &[TimeBook], closing: &TimeBook, positions: &[u64]) -> 
     let cells = |book: &TimeBook| {
         let wall = |s: &str| book.get(s).map_or(0.0, |t| t.wall);
         // folds from +0.0 (a float sum of nothing is -0.0, printed "-0")
-        let other = book
-            .iter()
-            .filter(|(s, _)| !STAGES.contains(&s.as_str()))
-            .fold(0.0, |sum, (_, t)| sum + t.wall);
-        let total = book.values().fold(0.0, |sum, t| sum + t.wall);
+        let sum = |keep: &dyn Fn(&str) -> bool| {
+            book.iter()
+                .filter(|(s, _)| keep(s))
+                .fold(0.0, |sum, (_, t)| sum + t.wall)
+        };
+        let other = sum(&|s| !STAGES.contains(&s) && !beside(s));
+        let total = sum(&|s| !beside(s));
         let mut row: Vec<String> = STAGES.iter().map(|s| format!("{:.0}", wall(s))).collect();
         row.push(format!("{other:.0}"));
         row.push(format!("{total:.0}"));
+        row.push(format!("{:.0}", sum(&beside)));
         row.join(" | ")
     };
     for (g, book) in books.iter().enumerate() {
@@ -146,7 +166,9 @@ pub fn time_table(books: &[TimeBook], closing: &TimeBook, positions: &[u64]) -> 
         );
         add(closing);
     }
+    let done_beside = totals.remove(BESIDE).unwrap_or_default();
     let all: f64 = totals.values().map(|t| t.wall).sum();
+    // the process's CPU time during a stage already counts the work beside it
     let cpu: f64 = totals.values().map(|t| t.cpu).sum();
     let share = |s: &str| {
         let t = totals.get(s).copied().unwrap_or_default();
@@ -159,6 +181,7 @@ pub fn time_table(books: &[TimeBook], closing: &TimeBook, positions: &[u64]) -> 
     let mut total_row: Vec<String> = STAGES.iter().map(|s| share(s)).collect();
     total_row.push(share("other"));
     total_row.push(format!("{all:.0}"));
+    total_row.push(format!("{:.0}", done_beside.wall));
     md += &format!("| **all** | {} |\n", total_row.join(" | "));
     let selfplay = totals.get("selfplay").copied().unwrap_or_default();
     let positions: u64 = positions.iter().sum();
@@ -200,16 +223,40 @@ mod tests {
         let closing = book(&[("ladder", 60.0), ("balance", 20.0)]);
         let table = time_table(&books, &closing, &[1000, 3000]);
         assert!(
-            table.contains("| 0 | 30 | 0 | 10 | 10 | 0 | 0 | 50 |"),
+            table.contains("| 0 | 30 | 0 | 10 | 10 | 0 | 0 | 50 | 0 |"),
             "{table}"
         );
-        assert!(table.contains("| closing (balance, ladder) | 0 | 0 | 0 | 0 | 0 | 80 | 80 |"));
+        assert!(table.contains("| closing (balance, ladder) | 0 | 0 | 0 | 0 | 0 | 80 | 80 | 0 |"));
         // 200 s in all: self-play 80 (40 %), other 80 (40 %)
-        assert!(table.contains("| **all** | 80 (40 %) | 0 (0 %) | 20 (10 %) | 10 (5 %) | 10 (5 %) | 80 (40 %) | 200 |"), "{table}");
+        assert!(table.contains("| **all** | 80 (40 %) | 0 (0 %) | 20 (10 %) | 10 (5 %) | 10 (5 %) | 80 (40 %) | 200 | 0 |"), "{table}");
         // 4,000 positions in 80 s of self-play: 180,000 an hour; 72,000 an hour of the run
         assert!(table.contains("**180000 positions per hour of self-play**, 72000"));
         assert!(table
             .contains("CPU seconds of the whole process over the same stages: 400 (2.00 cores"));
+    }
+
+    #[test]
+    fn work_beside_self_play_is_shown_apart_and_not_added_to_the_run() {
+        let books = [
+            book(&[("selfplay", 90.0), ("train_beside", 70.0)]),
+            book(&[
+                ("selfplay", 80.0),
+                ("train_beside", 85.0),
+                ("train", 5.0),
+                ("teacher_beside", 10.0),
+            ]),
+        ];
+        let table = time_table(&books, &TimeBook::new(), &[900, 800]);
+        assert!(
+            table.contains("| 0 | 90 | 0 | 0 | 0 | 0 | 0 | 90 | 70 |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| 1 | 80 | 0 | 5 | 0 | 0 | 0 | 85 | 95 |"),
+            "{table}"
+        );
+        // 175 s of run: self-play 170 (97 %), the wait for training 5 (3 %)
+        assert!(table.contains("| **all** | 170 (97 %) | 0 (0 %) | 5 (3 %) | 0 (0 %) | 0 (0 %) | 0 (0 %) | 175 | 165 |"), "{table}");
     }
 
     #[test]
