@@ -637,3 +637,84 @@ fn a_gumbel_search_on_a_time_budget_plans_by_the_clock() {
     let d2 = run(&mut second, &mut SlowEvaluator(slow), &mut rng).expect("a move");
     assert!(d2.simulations >= 10, "{}", d2.simulations);
 }
+
+/// Priors that favour each position's first legal move (half of the mass), the rest uniform;
+/// value 0: a search that piles its visits on one move.
+struct FirstMoveEvaluator;
+
+impl Evaluator for FirstMoveEvaluator {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        requests
+            .iter()
+            .map(|(_, moves)| {
+                let n = moves.len().max(1);
+                let rest = 0.5 / n as f32;
+                let mut priors = vec![rest; n];
+                priors[0] += 0.5;
+                Evaluation { priors, value: 0.0 }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "first-move".into()
+    }
+}
+
+#[test]
+fn forced_playouts_widen_a_noised_root_and_the_target_takes_them_back() {
+    let v = variant("brandubh");
+    let searched = |k: f32| {
+        let cfg = SearchConfig {
+            forced_playouts: k,
+            dirichlet_epsilon: 0.25,
+            solver: false,
+            ..SearchConfig::default()
+        };
+        let mut search = Search::new(Position::start(&v), cfg, Budget::Nodes(400));
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        run(&mut search, &mut FirstMoveEvaluator, &mut rng).expect("a move");
+        let children = search.tree().root_children();
+        let decision = search
+            .decide(tavlei::search::Choice::Best, &mut rng)
+            .expect("a move");
+        (children, decision)
+    };
+    let (plain, plain_decision) = searched(0.0);
+    let (forced, decision) = searched(2.0);
+    let total: u32 = forced.iter().map(|c| c.visits).sum();
+    // every child got at least its forced visits, counted when it was last chosen
+    for c in &forced {
+        let owed = (2.0 * c.prior * total as f32).sqrt().floor() as u32;
+        assert!(c.visits + 1 >= owed, "{} visits, {owed} owed", c.visits);
+    }
+    let least = |cs: &[ChildStats]| cs.iter().map(|c| c.visits).min().unwrap_or(0);
+    assert!(
+        least(&forced) > least(&plain),
+        "{} vs {}",
+        least(&forced),
+        least(&plain)
+    );
+    // the target gives them back: against the most visited child, no child's target rises
+    // above its visits, and some fall
+    let most = (0..forced.len())
+        .max_by_key(|&i| forced[i].visits)
+        .expect("children");
+    let top = decision.policy[most].1;
+    let ratios: Vec<(f32, f32)> = forced
+        .iter()
+        .zip(&decision.policy)
+        .map(|(c, p)| (p.1 / top, c.visits as f32 / forced[most].visits as f32))
+        .collect();
+    assert!(ratios
+        .iter()
+        .all(|(target, visits)| target <= &(visits + 1e-6)));
+    assert!(ratios
+        .iter()
+        .any(|(target, visits)| target + 1e-6 < *visits));
+    // without forcing the target is the visit shares themselves
+    let plain_total: u32 = plain.iter().map(|c| c.visits).sum();
+    for (c, p) in plain.iter().zip(&plain_decision.policy) {
+        assert!((p.1 - c.visits as f32 / plain_total as f32).abs() < 1e-6);
+    }
+}

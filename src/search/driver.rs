@@ -398,13 +398,14 @@ impl Search {
             (0..children.len()).collect()
         };
         let visited = children.iter().any(|c| c.visits > 0);
+        // forced playouts give back what was only forced before the visits teach or choose
+        let pruned = (visited && self.plan.is_none() && self.cfg.forces_playouts())
+            .then(|| super::forced::pruned_visits(&children, &self.cfg));
         // with no simulation at all, the priors decide
-        let weight = |i: usize| {
-            if visited {
-                children[i].visits as f64
-            } else {
-                children[i].prior as f64
-            }
+        let weight = |i: usize| match &pruned {
+            Some(p) => p[i],
+            None if visited => children[i].visits as f64,
+            None => children[i].prior as f64,
         };
         let mut policy: Vec<f32> = match &self.plan {
             Some(RootPlan::Gumbel(g)) => g.improved_policy(&self.tree, &self.cfg),

@@ -12,6 +12,7 @@ pub mod cache;
 pub mod choice;
 pub mod driver;
 pub mod evaluator;
+pub mod forced;
 pub mod gumbel;
 pub mod heuristic;
 pub mod rollout;

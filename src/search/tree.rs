@@ -86,6 +86,13 @@ pub struct SearchConfig {
     /// simulation, and self-play and node-budget matches batch many games' leaves anyway).
     #[serde(default)]
     pub leaf_batch: Option<usize>,
+    /// KataGo's forced playouts, at the root of a noised PUCT search (self-play's full
+    /// searches): a child with prior P is chosen while it has fewer than `sqrt(k P N)` visits
+    /// (N the root's), so noise-favoured moves get looked at; the policy target then takes back
+    /// each child's visits that PUCT would not have given it (policy target pruning). `k`, 2 in
+    /// KataGo; 0 (the default) is off.
+    #[serde(default)]
+    pub forced_playouts: f32,
 }
 
 /// Leaves per network call of a search on a time budget, unless set: measured on Brandubh at
@@ -144,6 +151,19 @@ impl SearchConfig {
         }
     }
 
+    /// Whether a root child is forced (`forced_playouts`) in this search: a noised PUCT root.
+    pub fn forces_playouts(&self) -> bool {
+        self.forced_playouts > 0.0
+            && self.dirichlet_epsilon > 0.0
+            && self.selection == Selection::Puct
+    }
+
+    /// The visits a root child with `prior` is forced to when the root has `parent` visits
+    /// (whole visits: below 1, none).
+    pub fn forced_visits(&self, prior: f32, parent: u32) -> f32 {
+        (self.forced_playouts * prior * parent as f32).sqrt()
+    }
+
     /// The search of pure MCTS (`mcts:N`): UCT on rollout values, unvisited children first,
     /// progressive widening over the cheap prior, the solver.
     pub fn rollouts() -> SearchConfig {
@@ -192,6 +212,7 @@ impl Default for SearchConfig {
             solver_stops: true,
             draw_value: 0.0,
             leaf_batch: None,
+            forced_playouts: 0.0,
         }
     }
 }
@@ -565,6 +586,7 @@ impl Tree {
         let sqrt_n = (parent.seen().max(1) as f32).sqrt();
         let ln_n = (parent.seen().max(1) as f32).ln();
         let fpu = parent.eval_value - cfg.fpu_reduction;
+        let forcing = node == 0 && cfg.forces_playouts();
         let mut best = (f32::NEG_INFINITY, NONE as usize);
         let mut fallback = (f32::NEG_INFINITY, NONE as usize);
         let mut seen = 0;
@@ -586,6 +608,9 @@ impl Tree {
             seen += 1;
             // leaves on their way count as lost visits (virtual loss)
             let n = child.seen();
+            if forcing && (n as f32) < cfg.forced_visits(child.prior, parent.seen()).floor() {
+                return c;
+            }
             let q = match proof {
                 Some(p) => self.proof_value(p, child.chooser),
                 None if n == 0 => match cfg.fpu {
