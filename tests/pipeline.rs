@@ -83,6 +83,18 @@ fn generations_run_report_and_resume() {
         .expect("two generations make a ladder");
     assert_eq!(ladder.generations, vec![0, 1, 2]);
     assert_eq!(ladder.ratings[0].elo, 0.0, "relative to generation 0");
+    // each interval is that of a difference to generation 0: generation 0's is empty, the
+    // others wider than their mean-centred ones (generation 0's uncertainty is in them)
+    assert_eq!(ladder.ratings[0].low, ladder.ratings[0].high);
+    for g in 1..3 {
+        let width = |r: &tavlei::eval::stats::Rating| r.high - r.low;
+        assert!(
+            width(&ladder.ratings[g]) > width(&ladder.report.ratings[g]),
+            "{:?} {:?}",
+            ladder.ratings[g],
+            ladder.report.ratings[g]
+        );
+    }
     assert_eq!(ladder.report.games, 3 * 2);
     let stamp = std::fs::metadata(run.join("ladder.json"))
         .and_then(|m| m.modified())
@@ -119,7 +131,10 @@ fn generations_run_report_and_resume() {
     )
     .expect("report");
     assert!(text.contains("| 1 | gen 1 | 6 |"), "{text}");
-    assert!(text.contains("## Ladder of all generations"), "{text}");
+    assert!(
+        text.contains("## Ladder of the measured generations"),
+        "{text}"
+    );
     assert!(text.contains("| gen 2 | "), "{text}");
     // without gating every candidate is taken, and the table says so instead of "yes"
     assert!(

@@ -9,18 +9,36 @@ use serde::{Deserialize, Serialize};
 use super::config::PipelineConfig;
 use super::run::{model_path, read_json, write_json, PipelineError, PipelineProgress};
 use crate::eval::matches::{run_ladder, LadderReport};
-use crate::eval::stats::Rating;
+use crate::eval::stats::{ratings_relative_to, BradleyTerryOptions, Rating};
 use crate::rules::Position;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GenerationLadder {
     /// The generations rated, in the order of `ratings`.
     pub generations: Vec<u32>,
-    /// Each generation's Elo minus generation 0's (the interval is the rating's own, about the
-    /// players' mean, shifted with it).
+    /// Each generation's Elo minus generation 0's, with the interval of that difference (from
+    /// the fit's full covariance, so generation 0's own uncertainty is in it). Ladders stored
+    /// before this shifted the mean-centred intervals instead, which left it out.
     pub ratings: Vec<Rating>,
     pub pairs: u64,
     pub report: LadderReport,
+}
+
+/// The ladder's Bradley-Terry ratings as differences to its first player, generation 0: every
+/// two players met in `2 * pairs` games, scored as the report's table says.
+fn relative_to_first(report: &LadderReport, pairs: u64) -> Result<Vec<Rating>, PipelineError> {
+    let n = report.agents.len();
+    let games = 2.0 * pairs as f64;
+    let mut results = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if let Some(score) = report.scores[i][j] {
+                results.push((i, j, score * games, games));
+            }
+        }
+    }
+    ratings_relative_to(n, &results, 0, &BradleyTerryOptions::default())
+        .map_err(|e| crate::eval::EvalError::from(e).into())
 }
 
 /// The generations the ladder rates when `last` is the newest: 0, those `eval.every` measures
@@ -73,16 +91,7 @@ pub fn generation_ladder(
         },
     )
     .map_err(crate::eval::EvalError::from)?;
-    let base = report.ratings[0].elo;
-    let ratings = report
-        .ratings
-        .iter()
-        .map(|r| Rating {
-            elo: r.elo - base,
-            low: r.low - base,
-            high: r.high - base,
-        })
-        .collect();
+    let ratings = relative_to_first(&report, cfg.eval.ladder_pairs)?;
     let ladder = GenerationLadder {
         generations,
         ratings,

@@ -276,7 +276,7 @@ pub fn write_report(
     }
     if let Some(l) = ladder {
         md += &format!(
-            "\n## Ladder of all generations\n\nEvery two networks played {} pairs at {} simulations ({} games); Bradley-Terry ratings relative to generation 0, with 95% intervals.\n\n| generation | Elo |\n| --- | --- |\n",
+            "\n## Ladder of the measured generations\n\nEvery two networks played {} pairs at {} simulations ({} games); Bradley-Terry ratings as differences to generation 0, each with the 95% interval of that difference.\n\n| generation | Elo |\n| --- | --- |\n",
             l.pairs, eval.simulations, l.report.games
         );
         for (g, r) in l.generations.iter().zip(&l.ratings) {

@@ -62,6 +62,71 @@ pub fn try_bradley_terry(
     options: &BradleyTerryOptions,
 ) -> Result<Vec<Rating>, StatsError> {
     let n = n_players;
+    let (theta, sigma) = fit(n, results, options)?;
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let nf = n as f64;
+    let mean_theta = theta.iter().sum::<f64>() / nf;
+    let row_means: Vec<f64> = (0..n)
+        .map(|i| (0..n).map(|j| sigma[i * n + j]).sum::<f64>() / nf)
+        .collect();
+    let grand_mean = row_means.iter().sum::<f64>() / nf;
+    Ok((0..n)
+        .map(|i| {
+            // (C Σ C)_ii = Σ_ii − 2 mean_j Σ_ij + mean_jk Σ_jk  (Σ is symmetric)
+            let var = (sigma[i * n + i] - 2.0 * row_means[i] + grand_mean).max(0.0);
+            let elo = ELO_PER_NEPER * (theta[i] - mean_theta);
+            let half = options.z * ELO_PER_NEPER * var.sqrt();
+            Rating {
+                elo,
+                low: elo - half,
+                high: elo + half,
+            }
+        })
+        .collect())
+}
+
+/// The Bradley–Terry fit of [`try_bradley_terry`], each player's rating given as its
+/// difference to player `reference` (whose own is 0 ± 0), with the interval of that difference:
+/// `var(θ_i − θ_r) = Σ_ii + Σ_rr − 2 Σ_ir` from the full covariance. Shifting mean-centred
+/// intervals by the reference's rating would drop the reference's own uncertainty.
+pub fn ratings_relative_to(
+    n_players: usize,
+    results: &[(usize, usize, f64, f64)],
+    reference: usize,
+    options: &BradleyTerryOptions,
+) -> Result<Vec<Rating>, StatsError> {
+    let n = n_players;
+    if reference >= n {
+        return Err(StatsError::PlayerOutOfRange {
+            index: 0,
+            player: reference,
+            n_players: n,
+        });
+    }
+    let (theta, sigma) = fit(n, results, options)?;
+    let r = reference;
+    Ok((0..n)
+        .map(|i| {
+            let var = (sigma[i * n + i] + sigma[r * n + r] - 2.0 * sigma[i * n + r]).max(0.0);
+            let elo = ELO_PER_NEPER * (theta[i] - theta[r]);
+            let half = options.z * ELO_PER_NEPER * var.sqrt();
+            Rating {
+                elo,
+                low: elo - half,
+                high: elo + half,
+            }
+        })
+        .collect())
+}
+
+/// The fitted strengths θ and their covariance Σ (row-major) of [`try_bradley_terry`].
+fn fit(
+    n: usize,
+    results: &[(usize, usize, f64, f64)],
+    options: &BradleyTerryOptions,
+) -> Result<(Vec<f64>, Vec<f64>), StatsError> {
     let prior = options.prior_draws;
     if !(prior.is_finite() && prior >= 0.0) {
         return Err(StatsError::InvalidParameter {
@@ -113,7 +178,7 @@ pub fn try_bradley_terry(
         games[j][i] += g;
     }
     if n == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     if prior == 0.0 && !strongly_connected(&wins) {
         return Err(StatsError::NotIdentifiable);
@@ -174,25 +239,7 @@ pub fn try_bradley_terry(
     let sigma = model
         .covariance(&info)
         .ok_or(StatsError::SingularInformation)?;
-    let nf = n as f64;
-    let mean_theta = theta.iter().sum::<f64>() / nf;
-    let row_means: Vec<f64> = (0..n)
-        .map(|i| (0..n).map(|j| sigma[i * n + j]).sum::<f64>() / nf)
-        .collect();
-    let grand_mean = row_means.iter().sum::<f64>() / nf;
-    Ok((0..n)
-        .map(|i| {
-            // (C Σ C)_ii = Σ_ii − 2 mean_j Σ_ij + mean_jk Σ_jk  (Σ is symmetric)
-            let var = (sigma[i * n + i] - 2.0 * row_means[i] + grand_mean).max(0.0);
-            let elo = ELO_PER_NEPER * (theta[i] - mean_theta);
-            let half = options.z * ELO_PER_NEPER * var.sqrt();
-            Rating {
-                elo,
-                low: elo - half,
-                high: elo + half,
-            }
-        })
-        .collect())
+    Ok((theta, sigma))
 }
 
 /// The Bradley–Terry likelihood of aggregated results.
@@ -486,6 +533,23 @@ mod tests {
             try_bradley_terry(2, &[(1, 1, 1.0, 1.0)], &default),
             Err(StatsError::SelfPairing { index: 0, .. })
         ));
+    }
+
+    // The chain again, relative to A: B −190.85, C −381.70. The difference B − A has the
+    // variance of its own edge, 1 / (4 · 0.75 · 0.25) = 4/3 (half-width 1.959964 · 173.7178 ·
+    // 1.1547005 = 393.1532 Elo); C − A sums both edges, 8/3 (556.0025 Elo). Shifting the
+    // mean-centred intervals instead would give B ±185.33: far too narrow.
+    #[test]
+    fn bradley_terry_differences_to_a_reference_carry_its_uncertainty() {
+        let results = [(0, 1, 3.0, 4.0), (1, 2, 3.0, 4.0)];
+        let r = ratings_relative_to(3, &results, 0, &no_prior()).unwrap();
+        close(r[0].elo, 0.0, 1e-9);
+        close(r[0].high - r[0].low, 0.0, 1e-9);
+        close(r[1].elo, -190.8485, 1e-3);
+        close(r[1].high - r[1].elo, 393.1532, 1e-3);
+        close(r[2].elo, -381.6970, 1e-3);
+        close(r[2].high - r[2].elo, 556.0025, 1e-3);
+        assert!(ratings_relative_to(3, &results, 3, &no_prior()).is_err());
     }
 
     // A large, lopsided but identifiable result converges.

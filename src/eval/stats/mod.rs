@@ -10,7 +10,10 @@
 //! - `sprt`: [`sprt_llr`], [`sprt_bounds`], [`SprtDecision`]: a sequential probability ratio
 //!   test on pentanomial counts.
 //! - `bradley_terry`: [`try_bradley_terry`], ratings with intervals for several players from
-//!   their results (bad entries are errors, never dropped).
+//!   their results (bad entries are errors, never dropped), and [`ratings_relative_to`], each
+//!   player's difference to a reference with the interval of that difference.
+//! - `equivalence`: [`equivalence`], whether two shares agree within a margin (TOST).
+//! - `trend`: [`trend`], the slope of a share's log-odds on the log budget, with its interval.
 //!
 //! Conventions: a score is a per-game score in `[0, 1]` (a win 1, a draw ½, a loss 0); Elo is the
 //! logistic scale, `score = 1 / (1 + 10^(-elo / 400))`. Intervals are two-sided with the normal
@@ -27,17 +30,21 @@
 
 mod bradley_terry;
 mod elo;
+mod equivalence;
 mod pentanomial;
 mod proportion;
 mod sprt;
+mod trend;
 
-pub use bradley_terry::{try_bradley_terry, BradleyTerryOptions, Rating};
+pub use bradley_terry::{ratings_relative_to, try_bradley_terry, BradleyTerryOptions, Rating};
 pub use elo::{
     elo_from_score, elo_interval_trinomial, elo_interval_trinomial_z, score_from_elo, EloEstimate,
 };
+pub use equivalence::{equivalence, Equivalence, Z90};
 pub use pentanomial::Pentanomial;
 pub use proportion::{balance_ratio, wilson, Ratio};
 pub use sprt::{sprt_bounds, sprt_llr, validate_sprt, SprtDecision};
+pub use trend::{trend, Level, Trend};
 
 use std::f64::consts::LN_10;
 
