@@ -13,6 +13,19 @@ pub struct Rating {
     pub high: f64,
 }
 
+impl Rating {
+    /// The rating of a strength in natural-log units with its variance, at the quantile `z`.
+    fn of_strength(nepers: f64, variance: f64, z: f64) -> Rating {
+        let elo = ELO_PER_NEPER * nepers;
+        let half = z * ELO_PER_NEPER * variance.max(0.0).sqrt();
+        Rating {
+            elo,
+            low: elo - half,
+            high: elo + half,
+        }
+    }
+}
+
 /// Settings of [`try_bradley_terry`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BradleyTerryOptions {
@@ -75,14 +88,8 @@ pub fn try_bradley_terry(
     Ok((0..n)
         .map(|i| {
             // (C Σ C)_ii = Σ_ii − 2 mean_j Σ_ij + mean_jk Σ_jk  (Σ is symmetric)
-            let var = (sigma[i * n + i] - 2.0 * row_means[i] + grand_mean).max(0.0);
-            let elo = ELO_PER_NEPER * (theta[i] - mean_theta);
-            let half = options.z * ELO_PER_NEPER * var.sqrt();
-            Rating {
-                elo,
-                low: elo - half,
-                high: elo + half,
-            }
+            let var = sigma[i * n + i] - 2.0 * row_means[i] + grand_mean;
+            Rating::of_strength(theta[i] - mean_theta, var, options.z)
         })
         .collect())
 }
@@ -109,14 +116,8 @@ pub fn ratings_relative_to(
     let r = reference;
     Ok((0..n)
         .map(|i| {
-            let var = (sigma[i * n + i] + sigma[r * n + r] - 2.0 * sigma[i * n + r]).max(0.0);
-            let elo = ELO_PER_NEPER * (theta[i] - theta[r]);
-            let half = options.z * ELO_PER_NEPER * var.sqrt();
-            Rating {
-                elo,
-                low: elo - half,
-                high: elo + half,
-            }
+            let var = sigma[i * n + i] + sigma[r * n + r] - 2.0 * sigma[i * n + r];
+            Rating::of_strength(theta[i] - theta[r], var, options.z)
         })
         .collect())
 }
