@@ -15,10 +15,10 @@ new=$run/gen-$(printf %03d "$gen")/model.safetensors
 t=${EVIDENCE_TIME:-20ms}
 time_pairs=${EVIDENCE_TIME_PAIRS:-100}
 mkdir -p "$out"
-cp "$run/summary.md" "$run/ladder.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
+cp "$run/summary.md" "$run/ladder.json" "$run/config.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
 for plot in elo attacker_rate losses; do [ -f "$run/$plot.png" ] && cp "$run/$plot.png" "$out/"; done
 for g in "$run"/gen-*; do
-  for f in selfplay.json teacher.json train.json match.json vs-gen0.json vs-anchor.json; do
+  for f in selfplay.json teacher.json train.json time.json match.json vs-gen0.json vs-anchor.json; do
     [ -f "$g/$f" ] && mkdir -p "$out/run/$(basename "$g")" && cp "$g/$f" "$out/run/$(basename "$g")/"
   done
 done
