@@ -89,20 +89,20 @@ fn every_card_table_number_comes_from_its_evidence() {
     assert!(out.status.success(), "{text}");
     // and it fails, naming the line, on a number its file does not give
     let tmp = tempfile::tempdir().expect("scratch");
-    let card = tmp.path().join("brandubh.md");
-    let text = std::fs::read_to_string("models/brandubh.md").expect("card");
+    let card = tmp.path().join("brandubh-gen20.md");
+    let text = std::fs::read_to_string("models/previous/brandubh-gen20.md").expect("card");
     assert!(text.contains("| 50 | 0.200 |"));
     std::fs::write(&card, text.replace("| 50 | 0.200 |", "| 50 | 0.230 |")).expect("written");
     std::os::unix::fs::symlink(
-        std::fs::canonicalize("models/brandubh-evidence").expect("evidence"),
-        tmp.path().join("brandubh-evidence"),
+        std::fs::canonicalize("models/previous/brandubh-gen20-evidence").expect("evidence"),
+        tmp.path().join("brandubh-gen20-evidence"),
     )
     .expect("link");
     let out = check_cards(&[card]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success(), "{said}");
     assert!(
-        said.contains("brandubh.md:") && said.contains("score says `0.230`"),
+        said.contains("brandubh-gen20.md:") && said.contains("score says `0.230`"),
         "{said}"
     );
 }
