@@ -2,6 +2,7 @@
 //! blocked, berserk chains and dice handled, limits honoured, legal moves on random positions,
 //! and the shipped config equal to the defaults.
 
+#[path = "../crates/tavlei-rules/tests/common/mod.rs"]
 mod common;
 
 use std::time::Duration;

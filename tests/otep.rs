@@ -8,8 +8,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use tavlei::interop::otn_rules::export;
 use tavlei::rules::notation::position_to_otn;
-use tavlei::rules::otn_rules::export;
 use tavlei::rules::{Position, Side, Variant};
 
 struct Engine {
@@ -82,7 +82,7 @@ fn host_game(variant: &str, attackers: &str, defenders: &str, seed: u64) -> Posi
     // the host plays the rules string it sends, as OpenTafl does (for presets OpenTafl cannot
     // express exactly, such as Tablut's camps, that is the imported approximation)
     let rules = export(&Variant::load(variant).expect("preset")).text;
-    let v = Variant::from_otn(&rules).expect("imports");
+    let v = tavlei::interop::otn_rules::variant(&rules).expect("imports");
     let mut engines = [
         Engine::start(attackers, seed),
         Engine::start(defenders, seed + 1),

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use tavlei::rules::notation::game_record;
-use tavlei::rules::otg::{export, import, is_otg, parse, read_games, OtgError, OtgResult};
+use tavlei::interop::otg::{export, import, is_otg, parse, read_games, OtgError, OtgResult};
+use tavlei::interop::record::game_record;
 use tavlei::rules::playout::{game_rng, random_game_record};
 use tavlei::rules::replay::{recorded_games, RecordedGame};
 use tavlei::rules::{Move, MoveKind, Outcome, Position, Reason, Variant};
@@ -219,7 +219,7 @@ fn a_file_written_in_opentafls_manner_is_read_and_played() {
     assert!(record.contains("[result \"*\"]"), "{record}");
     // the record replays under the variant its rules tag names
     let again = recorded_games(&record);
-    let v = Variant::load(again[0].tag("rules").expect("rules")).expect("loads");
+    let v = tavlei::interop::load_variant(again[0].tag("rules").expect("rules")).expect("loads");
     let report = tavlei::rules::replay::replay_record(0, &Position::start(&v), &again[0].moves);
     assert!(
         report.legal && report.capture_mismatches.is_empty(),

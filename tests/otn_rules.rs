@@ -2,7 +2,7 @@
 //! it cannot), OpenTafl's own examples import with their differences from our presets named, and
 //! bad strings are refused with the key at fault.
 
-use tavlei::rules::otn_rules::{export, import, nearest_preset, variant_file, Difference};
+use tavlei::interop::otn_rules::{export, import, nearest_preset, variant_file, Difference};
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{RulesError, Variant};
 
@@ -37,7 +37,7 @@ fn every_preset_round_trips_except_what_the_export_names() {
         let exported = export(&v);
         let back = import(&exported.text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(back.rules.board.layout, v.rules.board.layout, "{name}");
-        let diffs = tavlei::rules::otn_rules::differences(&back.rules, &v.rules);
+        let diffs = tavlei::interop::otn_rules::differences(&back.rules, &v.rules);
         for d in &diffs {
             let words = named_by(&d.field);
             assert!(
@@ -150,13 +150,19 @@ fn opentafl_sea_battle_imports_as_an_edge_escape_game_without_throne() {
 
 #[test]
 fn a_rules_string_is_a_variant_wherever_one_is_accepted() {
-    let v = Variant::load(BRANDUB).expect("an inline string");
+    let load = tavlei::interop::load_variant;
+    let v = load(BRANDUB).expect("an inline string");
     assert_eq!(v.size, 7);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("brandub.otn");
     std::fs::write(&path, format!("{COPENHAGEN}\n")).expect("writes");
-    let v = Variant::load(path.to_str().expect("utf-8")).expect("a file holding a string");
+    let v = load(path.to_str().expect("utf-8")).expect("a file holding a string");
     assert_eq!(v.size, 11);
+    assert_eq!(load("brandubh").expect("a preset").rules.name, "brandubh");
+    assert!(
+        Variant::load(BRANDUB).is_err(),
+        "the rules crate reads no OpenTafl strings"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Search on concrete positions: it finds wins, sees threats, handles dice and reuses its tree.
 
+#[path = "../crates/tavlei-rules/tests/common/mod.rs"]
 mod common;
 
 use common::*;

@@ -19,7 +19,7 @@ pub struct VariantArg {
 
 impl VariantArg {
     pub fn load(&self) -> Result<Arc<Variant>> {
-        Ok(Variant::load(&self.variant)?)
+        Ok(tavlei::interop::load_variant(&self.variant)?)
     }
 }
 

@@ -8,7 +8,6 @@ use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::data::npz::{export_npz, ARRAYS};
 use tavlei::data::{read_dir, Stats};
-use tavlei::rules::Variant;
 
 #[derive(Subcommand)]
 pub enum DataCommand {
@@ -69,7 +68,7 @@ pub fn run(cmd: DataCommand) -> Result<()> {
                     data.skipped.len()
                 );
             };
-            let v = Variant::load(&name).with_context(|| {
+            let v = tavlei::interop::load_variant(&name).with_context(|| {
                 format!(
                     "loading variant `{name}` of the shards in {}",
                     dir.display()

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::Args;
 use tavlei::rules::presets::PRESET_NAMES;
-use tavlei::rules::{Position, Variant};
+use tavlei::rules::Position;
 
 use super::args::SeedArg;
 use super::random::{playouts, progress_bar};
@@ -27,7 +27,7 @@ pub fn run(args: DemoArgs) -> Result<()> {
     );
     let mut rows = Vec::new();
     for name in PRESET_NAMES {
-        let v = Variant::load(name)?;
+        let v = tavlei::interop::load_variant(name)?;
         let bar = progress_bar(args.games, false);
         bar.set_prefix(name.to_string());
         let (stats, seconds) = playouts(&Position::start(&v), args.games, args.seed.seed, &bar);

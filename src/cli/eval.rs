@@ -151,13 +151,13 @@ fn records(
             "# game {}: {} (attackers) vs {} (defenders)\n",
             r.id, agents[r.attacker].text, agents[r.defender].text
         );
-        text += &tavlei::rules::notation::game_record(variant, &r.moves, Some(r.outcome));
+        text += &tavlei::interop::record::game_record(variant, &r.moves, Some(r.outcome));
     }
     text
 }
 
 pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
+    let v = tavlei::interop::load_variant(&args.variant)?;
     let sprt = args.sprt;
     let specs = [args.a.clone(), args.b.clone()];
     let stored = match &args.out {
@@ -293,7 +293,7 @@ pub struct LadderArgs {
 }
 
 pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
-    let v = Variant::load(&args.variant)?;
+    let v = tavlei::interop::load_variant(&args.variant)?;
     if args.agents.len() < 2 {
         anyhow::bail!(
             "a ladder needs at least two agents, got {}",
@@ -444,7 +444,7 @@ fn balance_studies(args: &BalanceArgs) -> Result<Vec<Study>> {
     };
     let mut studies = Vec::new();
     for name in &variants {
-        let variant = Variant::load(name)?;
+        let variant = tavlei::interop::load_variant(name)?;
         let games = match args.large_games {
             Some(n) if variant.size > 9 => n,
             _ => args.games,

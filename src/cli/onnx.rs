@@ -6,7 +6,6 @@ use anyhow::{Context, Result};
 use clap::Args;
 use tavlei::nn::onnx::{export_onnx, find_python, ExportOptions};
 use tavlei::nn::CheckpointMeta;
-use tavlei::rules::Variant;
 
 use super::args::SeedArg;
 
@@ -35,7 +34,7 @@ pub fn run(args: ExportOnnxArgs) -> Result<()> {
         Some(v) => v,
         None => CheckpointMeta::read(&args.checkpoint)?.variant,
     };
-    let variant = Variant::load(&name).with_context(|| {
+    let variant = tavlei::interop::load_variant(&name).with_context(|| {
         format!(
             "loading variant `{name}` of {} (name its variant file with --variant)",
             args.checkpoint.display()

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use tavlei::atomic;
+use tavlei::interop::otg::read_games;
 use tavlei::report::board::BoardPicture;
 use tavlei::report::canvas::Picture;
 use tavlei::report::viewer::{game_frames, viewer_html};
 use tavlei::rules::notation::move_with_captures;
-use tavlei::rules::otg::read_games;
 
 use super::args::{StartArgs, VariantArg};
 

@@ -186,7 +186,7 @@ pub fn run(args: PipelineArgs) -> Result<()> {
         })
         .transpose()?;
     display.bar.finish_and_clear();
-    let variant = tavlei::rules::Variant::load(&cfg.variant)?;
+    let variant = tavlei::interop::load_variant(&cfg.variant)?;
     let summary = write_report(
         &args.run_dir,
         variant.name(),

@@ -5,7 +5,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use tavlei::rules::notation::game_record;
+use tavlei::interop::record::game_record;
 use tavlei::rules::playout::{game_rng, random_game_record, random_playouts, PlayoutStats};
 use tavlei::rules::{Position, Variant};
 

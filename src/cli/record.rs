@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use tavlei::atomic;
-use tavlei::rules::otg::{export, import, is_otg};
+use tavlei::interop::otg::{export, import, is_otg};
 use tavlei::rules::replay::recorded_games;
 use tavlei::rules::Variant;
 

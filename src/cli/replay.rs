@@ -4,7 +4,7 @@ use std::io::Read;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use tavlei::rules::otg::{is_otg, read_games};
+use tavlei::interop::otg::{is_otg, read_games};
 use tavlei::rules::replay::{game_lines, replay_record, GameReport};
 
 use super::args::{StartArgs, VariantArg};

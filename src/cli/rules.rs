@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use tavlei::atomic;
+use tavlei::interop::otn_rules::{export, import, nearest_preset, variant_file};
 use tavlei::rules::notation::ascii_board;
-use tavlei::rules::otn_rules::{export, import, nearest_preset, variant_file};
 use tavlei::rules::presets::PRESET_NAMES;
-use tavlei::rules::{Position, Variant};
+use tavlei::rules::Position;
 
 use super::args::VariantArg;
 
@@ -47,7 +47,7 @@ pub fn run(cmd: RulesCommand) -> Result<()> {
                 "name", "size", "escape", "first"
             );
             for name in PRESET_NAMES {
-                let v = Variant::load(name)?;
+                let v = tavlei::interop::load_variant(name)?;
                 let r = &v.rules;
                 println!(
                     "{:<20} {:>5}  {:<8} {:<10} {}",

@@ -391,7 +391,7 @@ mod tests {
             (shard.variant.as_str(), shard.samples.len()),
             ("brandubh", 5)
         );
-        let v = crate::rules::Variant::load("brandubh").expect("preset");
+        let v = Variant::load("brandubh").expect("preset");
         for s in &shard.samples {
             assert!(s.position(&v).is_ok() && !s.policy.is_empty());
         }
@@ -421,7 +421,7 @@ mod tests {
         let shard = read_shard(&path).expect("format 1 reads");
         assert_eq!(shard.variant, "brandubh");
         assert_eq!(shard.samples.len(), 5);
-        let v = crate::rules::Variant::load("brandubh").expect("preset");
+        let v = Variant::load("brandubh").expect("preset");
         for s in &shard.samples {
             assert_eq!((s.passes, s.occurrences), (0, 1));
             let pos = s.position(&v).expect("a valid position");

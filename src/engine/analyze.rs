@@ -225,7 +225,7 @@ impl AnalysisEngine {
         let variant = match self.variants.get(&variant_text) {
             Some(v) => v.clone(),
             None => {
-                let v = Variant::load(&variant_text).map_err(|e| e.to_string())?;
+                let v = crate::interop::load_variant(&variant_text).map_err(|e| e.to_string())?;
                 self.variants.insert(variant_text.clone(), v.clone());
                 v
             }

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::eval::agent::AgentSpec;
+use crate::interop::otn_rules::differences;
 use crate::rules::notation::{parse_otn, position_to_otn};
-use crate::rules::otn_rules::differences;
 use crate::rules::{Move, Position, Side, Variant};
 use crate::search::Budget;
 
@@ -279,7 +279,7 @@ impl OtepEngine {
 
     /// A new game under `text`: the variant, and a player for it.
     fn rules(&mut self, text: &str) -> Result<Reply, Failure> {
-        let imported = Variant::from_otn(text)
+        let imported = crate::interop::otn_rules::variant(text)
             .map_err(|e| critical(format!("cannot play these rules: {e}")))?;
         // rules equal to the home variant's are that variant (a network knows it by name)
         let variant = match &self.setup.home {
@@ -470,7 +470,7 @@ impl OtepEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::otn_rules::export;
+    use crate::interop::otn_rules::export;
 
     fn engine(agent: &str) -> OtepEngine {
         OtepEngine::new(EngineSetup {

@@ -11,7 +11,7 @@ use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
 use super::stats::{balance_ratio, wilson, Ratio, Z95};
-use crate::rules::notation::game_record;
+use crate::interop::record::game_record;
 use crate::rules::{Position, Reason, Side};
 use crate::store::StoreError;
 

@@ -7,7 +7,7 @@ use super::config::PipelineConfig;
 use super::run::{model_path, PipelineError, PipelineProgress};
 use crate::eval::balance::{run_balance, store_path, stored_ids, BalanceReport};
 use crate::eval::{Agent, AgentSpec, PlayOptions};
-use crate::rules::{Position, Variant};
+use crate::rules::Position;
 
 /// Plays `games` self-play games of generation `best`'s network and summarises their balance.
 pub fn closing_balance(
@@ -18,7 +18,7 @@ pub fn closing_balance(
     device: tch::Device,
     progress: &mut dyn PipelineProgress,
 ) -> Result<BalanceReport, PipelineError> {
-    let variant = Variant::load(&cfg.variant)?;
+    let variant = crate::interop::load_variant(&cfg.variant)?;
     let sims = cfg.eval.simulations;
     let spec = AgentSpec::parse(&format!("net:{}:{sims}", model_path(run, best).display()))?;
     let agent = Agent::load(&spec, variant.name(), device, cfg.seed)?;

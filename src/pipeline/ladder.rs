@@ -77,7 +77,7 @@ pub fn generation_ladder(
     let n = specs.len() as u64;
     progress.stage(last, "ladder", n * (n - 1) / 2 * cfg.eval.ladder_pairs * 2);
     let mut agents = super::run::load_agents(&specs, &cfg.variant, device, cfg.seed)?;
-    let variant = crate::rules::Variant::load(&cfg.variant)?;
+    let variant = crate::interop::load_variant(&cfg.variant)?;
     let mut done = 0;
     let (report, _) = run_ladder(
         &Position::start(&variant),

@@ -12,7 +12,7 @@ use crate::data::DataError;
 use crate::eval::matches::{run_match, MatchReport, Sprt};
 use crate::eval::{Agent, AgentSpec, EvalError, PlayOptions};
 use crate::nn::{CheckpointError, Network};
-use crate::rules::{Position, RulesError, Variant};
+use crate::rules::{Position, RulesError};
 use crate::search::{Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
 use crate::selfplay::{generate, GenerateSummary, Progress};
 use crate::train::trainer::{train, TrainError, TrainRequest};
@@ -696,7 +696,7 @@ pub fn run_pipeline_with(
         }
     }
     write_json(&frozen, cfg)?;
-    let variant = Variant::load(&cfg.variant)?;
+    let variant = crate::interop::load_variant(&cfg.variant)?;
     let start = Position::start(&variant);
     // generation 0: a fresh network
     let first = model_path(run, 0);

@@ -16,7 +16,8 @@ use super::board::{draw_board, legend, Marks};
 use super::command::{parse_command, Command, HELP};
 use super::words::{outcome_text, search_text};
 use crate::engine::player::Player;
-use crate::rules::notation::{game_record, position_to_otn};
+use crate::interop::record::game_record;
+use crate::rules::notation::position_to_otn;
 use crate::rules::square::{parse_square, Square};
 use crate::rules::{Move, Position, Side};
 

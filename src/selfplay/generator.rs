@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::config::SelfplayConfig;
 use super::game::{FinishedGame, Game};
 use crate::data::{write_shard, DataError};
-use crate::rules::notation::game_record;
+use crate::interop::record::game_record;
 use crate::rules::{Position, Side};
 use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;

@@ -17,7 +17,7 @@ use super::metrics::{self, Row, Totals};
 use super::optimizer::Optimizer;
 use crate::data::{read_dir, DataError, Sample};
 use crate::nn::{CheckpointError, Network};
-use crate::rules::{RulesError, Variant};
+use crate::rules::RulesError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
@@ -259,7 +259,7 @@ pub fn train(
     };
     let weights = resumed.as_ref().map_or(req.init, |(_, f)| &f.weights);
     let mut net = Network::load(weights, None, req.device)?;
-    let variant = Variant::load(&net.meta.variant)?;
+    let variant = crate::interop::load_variant(&net.meta.variant)?;
     let mut state = State {
         step: 0,
         seed: req.seed,
