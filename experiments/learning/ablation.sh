@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # The sample-efficiency ablations of issue 25 on Brandubh: the overlapped loop of
-# configs/pipeline/brandubh-overlap.toml, shortened (8 generations of 600 games), with one
+# configs/pipeline/brandubh-overlap.toml, shortened (GENS generations of GAMES games), with one
 # setting changed per arm, each arm under two seeds. Equal compute: an arm that searches fewer
 # simulations a move plays more games, so every arm spends about the same network evaluations a
 # generation. Each last network then plays the base arm's last network of the same seed, 50
 # pairs at 32 simulations. Shards and networks stay in runs/ablation/; summaries, match files
 # and the edited configs are copied to experiments/learning/ablation/.
-#   experiments/learning/ablation.sh [ARM...]   (default: every arm; seeds from SEEDS, "1 2")
+#   [SEEDS="1 2"] [GENS=8] [GAMES=600] experiments/learning/ablation.sh [ARM...]   (default: every arm)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
 OUT=experiments/learning/ablation
 SEEDS=${SEEDS:-1 2}
-SHORT='s/^generations = .*/generations = 8/; s/^games_per_generation = .*/games_per_generation = 600/'
+GENS=${GENS:-8}
+GAMES=${GAMES:-600}
+LAST=gen-$(printf %03d "$GENS")
+SHORT="s/^generations = .*/generations = $GENS/; s/^games_per_generation = .*/games_per_generation = $GAMES/"
 declare -A EDIT=(
   [base]=''
   # KataGo's forced playouts with policy target pruning, k = 2
@@ -20,7 +23,7 @@ declare -A EDIT=(
   # no teacher games: self-play alone
   [noteacher]='/^\[teacher\]/,$ s/^games = .*/games = 0/'
   # Gumbel root search at 16 / 8 simulations (10.8 a move against 32.8): three times the games
-  [gumbel16]='s/^gumbel = false/gumbel = true/; s/^simulations = 64/simulations = 16/; s/^fast_simulations = 16/fast_simulations = 8/; s/^games_per_generation = .*/games_per_generation = 1800/'
+  [gumbel16]="s/^gumbel = false/gumbel = true/; s/^simulations = 64/simulations = 16/; s/^fast_simulations = 16/fast_simulations = 8/; s/^games_per_generation = .*/games_per_generation = $((3 * GAMES))/"
 )
 arms=("$@")
 [ ${#arms[@]} -eq 0 ] && arms=(base forced noteacher gumbel16)
@@ -44,9 +47,9 @@ for arm in "${arms[@]}"; do
       done
     done
     rm -f "$OUT/$name/stdout.txt"
-    if [ "$arm" != base ] && [ -f "runs/ablation/base-seed$seed/gen-008/model.safetensors" ]; then
+    if [ "$arm" != base ] && [ -f "runs/ablation/base-seed$seed/$LAST/model.safetensors" ]; then
       [ -f "$OUT/$name/vs-base/match.json" ] || "$BIN" match --variant brandubh \
-        "net:$run/gen-008/model.safetensors:32" "net:runs/ablation/base-seed$seed/gen-008/model.safetensors:32" \
+        "net:$run/$LAST/model.safetensors:32" "net:runs/ablation/base-seed$seed/$LAST/model.safetensors:32" \
         --pairs 50 --seed 7 --out "$OUT/$name/vs-base" > /dev/null
       python3 -c "import json; m=json.load(open('$OUT/$name/vs-base/match.json')); e=m['elo_pairs']; print('$name vs base:', m['score'], e['elo'], e['low'], e['high'], m['as_attacker'], m['as_defender'])"
     fi
