@@ -10,9 +10,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tavlei::nn::Network;
+use tavlei::nn::NetworkEvaluator;
 use tavlei::rules::{Position, Variant};
 use tavlei::search::single::run;
-use tavlei::search::{Budget, NetworkEvaluator, Search, SearchConfig};
+use tavlei::search::{Budget, Search, SearchConfig};
 
 const SIMULATIONS: u32 = 200;
 

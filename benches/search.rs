@@ -1,5 +1,5 @@
 //! Pure MCTS speed: simulations per second of `mcts` (the search of `mcts:N`: decisive rollouts,
-//! cheap move prior, widening, solver) against `mcts-old` (uniform priors, random rollouts) on
+//! cheap move prior, widening, solver) against `mcts-uct` (random rollouts, no solver) on
 //! Brandubh and Copenhagen start positions; and plies per second of a decisive playout against a
 //! uniformly random one, so the cost of decisive moves reads as a ratio.
 
@@ -21,19 +21,20 @@ fn mcts(c: &mut Criterion) {
     for variant in ["brandubh", "copenhagen"] {
         let v = Variant::load(variant).expect("preset");
         let start = Position::start(&v);
-        for (name, cfg, legacy) in [
-            ("mcts", SearchConfig::rollouts(), false),
-            ("mcts-old", SearchConfig::rollouts_legacy(), true),
+        let uct = SearchConfig {
+            solver: false,
+            ..SearchConfig::rollouts()
+        };
+        for (name, cfg, decisive) in [
+            ("mcts", SearchConfig::rollouts(), true),
+            ("mcts-uct", uct, false),
         ] {
             group.bench_function(BenchmarkId::new(name, variant), |b| {
                 let mut seed = 0;
                 b.iter(|| {
                     seed += 1;
-                    let mut eval = if legacy {
-                        RolloutEvaluator::legacy(1, seed)
-                    } else {
-                        RolloutEvaluator::new(1, seed)
-                    };
+                    let mut eval = RolloutEvaluator::new(1, seed);
+                    eval.decisive = decisive;
                     let mut search =
                         Search::new(start.clone(), cfg.clone(), Budget::Nodes(SIMULATIONS));
                     let mut rng = ChaCha8Rng::seed_from_u64(seed);

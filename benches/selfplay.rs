@@ -5,10 +5,10 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tavlei::nn::NetworkEvaluator;
 use tavlei::nn::{Architecture, Network};
 use tavlei::rules::presets::preset_text;
 use tavlei::rules::{Position, Variant};
-use tavlei::search::NetworkEvaluator;
 use tavlei::selfplay::{generate, SelfplayConfig};
 
 fn network() -> Network {

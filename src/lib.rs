@@ -1,7 +1,11 @@
 //! tavlei: a research toolkit for the tafl family of board games.
 //!
-//! Layers, each knowing only those before it: `rules` (variants, move generation, notation),
-//! then search, self-play, data, training and evaluation.
+//! Layers, each using only those below it (checked by `tests/layers.rs`): small helpers
+//! (`atomic`, `config`, `npy`, `numeric`, `units`, `workers`, then `store`); `rules` (its own crate,
+//! `crates/tavlei-rules`); `interop` (OpenTafl formats, game records); `encode`; `search` (which
+//! knows evaluators only through a trait, so it needs no libtorch); `nn` (the network, and its
+//! evaluator) beside `data`; `selfplay`; `train`; `report`; `eval`; `engine`; `play`;
+//! `pipeline`; and the command line on top.
 
 /// The rules engine, its own crate (`crates/tavlei-rules`: no libtorch, usable on its own).
 pub use tavlei_rules as rules;
@@ -15,6 +19,7 @@ pub mod eval;
 pub mod interop;
 pub mod nn;
 pub mod npy;
+pub mod numeric;
 pub mod pipeline;
 pub mod play;
 pub mod report;

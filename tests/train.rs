@@ -9,6 +9,7 @@ use tavlei::data::{write_shard, Sample};
 use tavlei::encode::policy::{policy_index, policy_size};
 use tavlei::encode::Encoding;
 use tavlei::nn::{Architecture, Network};
+use tavlei::report::training::loss_chart;
 use tavlei::rules::{Position, Side, Symmetry, Variant};
 use tavlei::train::batch::BatchBuilder;
 use tavlei::train::metrics::read_rows;
@@ -137,7 +138,10 @@ fn loss_falls_and_the_network_fits_a_small_dataset() {
     let (out, run) = (dir.join("out.safetensors"), dir.join("run"));
     let summary =
         train(&request(&[data], &init, &out, &run, &cfg), &mut |_, _| {}).expect("trains");
-    assert!(summary.finished && out.exists() && run.join("loss.svg").exists());
+    assert!(summary.finished && out.exists());
+    let metrics = read_rows(&run.join("metrics.csv")).expect("metrics");
+    loss_chart(&metrics, &run.join("loss.svg")).expect("the loss chart");
+    assert!(run.join("loss.svg").exists());
     let png = std::fs::read(run.join("loss.png")).expect("the loss plot as PNG");
     assert!(png.starts_with(b"\x89PNG"), "a PNG image");
     let rows: Vec<_> = read_rows(&run.join("metrics.csv"))

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# The agents from before issue 11 that this script measures against (`mcts-old`, `gumbel-old`)
+# were removed after commit 56237c3: run it with a build of that commit.
 # Baselines of issue 11: Bradley-Terry ladders at an equal time per move (50 ms) on brandubh,
 # tavlei and copenhagen, and node-budget matches for the Gumbel fix and for alpha-beta at a small
 # and a large budget. Two processes share the machine's two cores; each plays one game at a time

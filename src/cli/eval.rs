@@ -99,8 +99,8 @@ fn write_out(dir: &Path, name: &str, text: &str) -> Result<()> {
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// Agent A: random, mcts:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or
-    /// gumbel-old:CKPT:B, where the budget B is simulations (200) or time per move (t=100ms).
+    /// Agent A: random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where
+    /// the budget B is simulations (200; for ab a depth) or time per move (t=100ms).
     /// With a time budget games are played one at a time, so each clock is the game's own.
     a: AgentSpec,
     /// Agent B.

@@ -7,9 +7,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::nn::device::DeviceChoice;
+use tavlei::nn::NetworkEvaluator;
 use tavlei::nn::{Architecture, Network};
 use tavlei::rules::Position;
-use tavlei::search::{Evaluator, NetworkEvaluator, RolloutEvaluator};
+use tavlei::search::{Evaluator, RolloutEvaluator};
 use tavlei::selfplay::{
     generate_shards, shard_count, shard_plan, GenerateSummary, Progress, SelfplayConfig,
 };

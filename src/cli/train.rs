@@ -6,6 +6,8 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::nn::device::DeviceChoice;
+use tavlei::report::training::loss_chart;
+use tavlei::train::metrics::read_rows;
 use tavlei::train::trainer::TrainRequest;
 use tavlei::train::{train, TrainConfig};
 
@@ -70,6 +72,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
         ));
     })?;
     bar.finish_and_clear();
+    if summary.finished {
+        let rows = read_rows(&run_dir.join("metrics.csv"))?;
+        loss_chart(&rows, &run_dir.join("loss.svg"))?;
+    }
     if summary.start_step > 0 {
         println!("resumed at step {}", summary.start_step);
     }

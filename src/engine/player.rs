@@ -12,7 +12,7 @@ use crate::eval::agent::{Agent, AgentKind, AgentSpec, EvalError};
 use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
 use crate::search::evaluator::Evaluator;
-use crate::search::tree::SearchConfig;
+use crate::search::SearchConfig;
 use crate::search::{single, Budget, Proof, Search};
 
 /// What a search found besides its move, for a person reading along.

@@ -3,10 +3,9 @@
 //! - `random`: a uniformly random legal move;
 //! - `mcts:B`: pure MCTS (rollouts with decisive moves, cheap move prior, unvisited children
 //!   first, progressive widening, solver); `mcts-uct:B`: the same without the solver and with
-//!   plain random rollouts (to measure what those two add); `mcts-old:B`: pure MCTS as before
-//!   issue 11;
+//!   plain random rollouts (to measure what those two add);
 //! - `net:CKPT` (the raw policy), `net:CKPT:B` (network-guided PUCT);
-//! - `gumbel:CKPT:B` (Gumbel root search); `gumbel-old:CKPT:B` (the Gumbel search before issue 11);
+//! - `gumbel:CKPT:B` (Gumbel root search);
 //! - `ab:D` (alpha-beta to depth `D` plies) or `ab:t=T` (iterative deepening for a time per move),
 //!   with the evaluation weights of `configs/alphabeta.toml` (compiled in).
 //!
@@ -19,15 +18,19 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::nn::NetworkEvaluator;
 use crate::nn::{CheckpointError, Network};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 use crate::search::driver::parse_duration;
-use crate::search::{Budget, Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
+use crate::search::{Budget, Evaluator, RolloutEvaluator, SearchConfig};
+
+/// The last commit with the agents from before issue 11 (`mcts-old`, `gumbel-old`).
+pub const RETIRED_IN: &str = "56237c3";
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, mcts-old:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B, gumbel-old:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -60,8 +63,6 @@ pub struct AgentSpec {
     /// Simulations per move (0 for the raw policy and for random), or time per move.
     pub budget: Budget,
     pub gumbel: bool,
-    /// The search as it was before issue 11 (`mcts-old`, `gumbel-old`), to measure the fixes.
-    pub legacy: bool,
     /// `mcts-uct`: the fixed rollout search without the solver and decisive rollouts.
     pub uct_only: bool,
     /// `:leaf=K`: leaves per network call, over the shared search settings.
@@ -121,23 +122,24 @@ impl AgentSpec {
             };
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
         let uct_only = parts.first() == Some(&"mcts-uct");
-        let (kind, budget, gumbel, legacy) = match parts.as_slice() {
-            ["random"] => (AgentKind::Random, Budget::Nodes(0), false, false),
-            ["mcts", b] => (AgentKind::Rollouts, budget(b)?, false, false),
-            ["mcts-old", b] => (AgentKind::Rollouts, budget(b)?, false, true),
-            ["mcts-uct", b] => (AgentKind::Rollouts, budget(b)?, false, false),
-            ["net", path] => (net(path), Budget::Nodes(0), false, false),
-            ["net", path, b] => (net(path), budget(b)?, false, false),
-            ["gumbel", path, b] => (net(path), budget(b)?, true, false),
-            ["gumbel-old", path, b] => (net(path), budget(b)?, true, true),
-            ["ab", b] => (AgentKind::AlphaBeta, budget(b)?, false, false),
+        let (kind, budget, gumbel) = match parts.as_slice() {
+            ["random"] => (AgentKind::Random, Budget::Nodes(0), false),
+            ["mcts", b] | ["mcts-uct", b] => (AgentKind::Rollouts, budget(b)?, false),
+            ["net", path] => (net(path), Budget::Nodes(0), false),
+            ["net", path, b] => (net(path), budget(b)?, false),
+            ["gumbel", path, b] => (net(path), budget(b)?, true),
+            ["ab", b] => (AgentKind::AlphaBeta, budget(b)?, false),
+            [old @ ("mcts-old" | "gumbel-old"), ..] => {
+                return Err(bad(&format!(
+                    "`{old}`, the search before issue 11, was removed; commit {RETIRED_IN} has it"
+                )))
+            }
             _ => return Err(bad("unknown form")),
         };
         Ok(AgentSpec {
             kind,
             budget,
             gumbel,
-            legacy,
             uct_only,
             leaf_batch,
             text: text.to_string(),
@@ -154,12 +156,8 @@ impl AgentSpec {
         let b = budget.describe();
         let text = match &self.kind {
             AgentKind::Random => "random".to_string(),
-            AgentKind::Rollouts if self.legacy => format!("mcts-old:{b}"),
             AgentKind::Rollouts if self.uct_only => format!("mcts-uct:{b}"),
             AgentKind::Rollouts => format!("mcts:{b}"),
-            AgentKind::Network(p) if self.gumbel && self.legacy => {
-                format!("gumbel-old:{}:{b}", p.display())
-            }
             AgentKind::Network(p) if self.gumbel => format!("gumbel:{}:{b}", p.display()),
             AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
             AgentKind::AlphaBeta => format!("ab:{b}"),
@@ -185,15 +183,9 @@ impl AgentSpec {
     }
 
     /// The search settings of this agent on top of the shared ones (`base`: exploration
-    /// constants, noise): pure MCTS gets its rollout search, Gumbel agents their root search,
-    /// legacy agents the behaviour from before issue 11.
+    /// constants, noise): pure MCTS gets its rollout search, Gumbel agents their root search.
     pub fn search_config(&self, base: &SearchConfig) -> SearchConfig {
         let mut cfg = match self.kind {
-            AgentKind::Rollouts if self.legacy => SearchConfig {
-                c_puct: base.c_puct,
-                fpu_reduction: base.fpu_reduction,
-                ..SearchConfig::rollouts_legacy()
-            },
             AgentKind::Rollouts => SearchConfig {
                 c_uct: base.c_uct,
                 draw_value: base.draw_value,
@@ -206,10 +198,6 @@ impl AgentSpec {
             cfg.leaf_batch = self.leaf_batch;
         }
         if self.uct_only {
-            cfg.solver = false;
-        }
-        if self.legacy {
-            cfg.gumbel_legacy = self.gumbel;
             cfg.solver = false;
         }
         cfg
@@ -248,7 +236,6 @@ impl Agent {
     ) -> Result<Agent, EvalError> {
         let evaluator: Option<Box<dyn Evaluator>> = match &spec.kind {
             AgentKind::Random | AgentKind::AlphaBeta => None,
-            AgentKind::Rollouts if spec.legacy => Some(Box::new(RolloutEvaluator::legacy(1, seed))),
             AgentKind::Rollouts if spec.uct_only => {
                 let mut plain = RolloutEvaluator::new(1, seed);
                 plain.decisive = false;
@@ -318,9 +305,10 @@ mod tests {
             (&m.kind, m.budget),
             (&AgentKind::Rollouts, Budget::Nodes(200))
         );
-        assert!(!m.legacy && AgentSpec::parse("mcts-old:200").expect("ok").legacy);
+        let retired = AgentSpec::parse("mcts-old:200").expect_err("removed");
+        assert!(retired.to_string().contains(RETIRED_IN), "{retired}");
         let u = AgentSpec::parse("mcts-uct:64").expect("ok");
-        assert!(u.uct_only && !u.legacy && !u.search_config(&SearchConfig::default()).solver);
+        assert!(u.uct_only && !u.search_config(&SearchConfig::default()).solver);
         assert_eq!(u.with_simulations(8).text, "mcts-uct:8");
         let n = AgentSpec::parse("net:models/x.safetensors").expect("ok");
         assert_eq!(n.budget, Budget::Nodes(0));
@@ -373,9 +361,6 @@ mod tests {
         let timed = m.with_budget(Budget::Time(Duration::from_millis(50)));
         assert_eq!(timed.text, "mcts:t=50ms");
         assert_eq!(AgentSpec::parse(&timed.text).expect("ok"), timed);
-        let cfg = AgentSpec::parse("gumbel-old:a:8")
-            .expect("ok")
-            .search_config(&SearchConfig::default());
-        assert!(cfg.gumbel && cfg.gumbel_legacy && !cfg.solver);
+        assert!(AgentSpec::parse("gumbel-old:a:8").is_err());
     }
 }

@@ -17,7 +17,7 @@ use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Outcome, Position, Side};
 use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;
-use crate::search::tree::SearchConfig;
+use crate::search::SearchConfig;
 use crate::search::{Budget, Choice, Search, Step};
 
 #[derive(Clone, Debug)]

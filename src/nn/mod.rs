@@ -3,10 +3,12 @@
 
 pub mod checkpoint;
 pub mod device;
+pub mod evaluator;
 pub mod folded;
 pub mod model;
 pub mod onnx;
 pub mod threads;
 
 pub use checkpoint::{CheckpointError, CheckpointMeta, Network};
+pub use evaluator::NetworkEvaluator;
 pub use model::Architecture;

@@ -11,10 +11,13 @@ use super::timing::{self, Stopwatch};
 use crate::data::DataError;
 use crate::eval::matches::{run_match, MatchReport, Sprt};
 use crate::eval::{Agent, AgentSpec, EvalError, PlayOptions};
+use crate::nn::NetworkEvaluator;
 use crate::nn::{CheckpointError, Network};
+use crate::report::training::loss_chart;
 use crate::rules::{Position, RulesError};
-use crate::search::{Evaluator, NetworkEvaluator, RolloutEvaluator, SearchConfig};
+use crate::search::{Evaluator, RolloutEvaluator, SearchConfig};
 use crate::selfplay::{generate, GenerateSummary, Progress};
+use crate::train::metrics::read_rows;
 use crate::train::trainer::{train, TrainError, TrainRequest};
 
 #[derive(Debug, thiserror::Error)]
@@ -557,6 +560,11 @@ fn train_stage(
         stop_at: None,
     };
     let trained = train(&req, on_step)?;
+    if trained.finished {
+        let rows = read_rows(&run_dir.join("metrics.csv")).map_err(TrainError::from)?;
+        let chart = run_dir.join("loss.svg");
+        loss_chart(&rows, &chart).map_err(|e| io(&chart)(e.into()))?;
+    }
     // what it trained on: its samples from the window's self-play and teacher games
     write_json(&generation_dir(run, candidate).join("train.json"), &trained)?;
     let mut net = Network::load(&out, Some(variant), device)?;

@@ -4,4 +4,5 @@ pub mod board;
 pub mod canvas;
 pub mod plot;
 pub mod table;
+pub mod training;
 pub mod viewer;

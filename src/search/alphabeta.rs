@@ -21,6 +21,7 @@ use super::heuristic::{EvalWeights, Heuristic};
 use super::rollout::wins_at_once;
 use super::ttable::{Bound, TTable, TtEntry};
 use crate::config::{ConfigError, Invalid, Settings};
+use crate::numeric::splitmix64;
 use crate::rules::piece::{side_of, EMPTY};
 use crate::rules::rules::Hostility;
 use crate::rules::variant::{CORNER, THRONE};
@@ -178,14 +179,6 @@ pub struct AlphaBeta {
     node_budget: Option<u64>,
     can_stop: bool,
     stopped: bool,
-}
-
-/// A well-mixed 64-bit hash (SplitMix64's finaliser).
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Ordering bands: each far above what the next can reach.

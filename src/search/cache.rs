@@ -7,27 +7,19 @@
 use std::collections::HashMap;
 
 use super::evaluator::Evaluation;
+use crate::numeric::splitmix64;
 use crate::rules::Position;
-
-/// Spreads a counter over 64 bits (splitmix64's finaliser), so counters mixed into a position
-/// hash do not cancel out.
-fn spread(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// The cache key of a position: its hash with the die roll (`Position::key`), the plies and the
 /// plies the length cap counts (the progress plane of either encoding), the plies since the last
 /// capture and the occurrences of the position (what the repetition rule and the network's
-/// repetition planes see).
+/// repetition planes see), each counter mixed by splitmix64 so that they do not cancel out.
 pub fn cache_key(pos: &Position) -> u64 {
     pos.key()
-        ^ spread(pos.ply() as u64)
-        ^ spread((1 << 32) | pos.plies_since_capture() as u64)
-        ^ spread((2 << 32) | pos.occurrences() as u64)
-        ^ spread((3 << 32) | pos.counted_plies() as u64)
+        ^ splitmix64(pos.ply() as u64)
+        ^ splitmix64((1 << 32) | pos.plies_since_capture() as u64)
+        ^ splitmix64((2 << 32) | pos.occurrences() as u64)
+        ^ splitmix64((3 << 32) | pos.counted_plies() as u64)
 }
 
 pub struct EvalCache {

@@ -15,9 +15,10 @@ use rand::Rng;
 
 use super::cache::EvalCache;
 use super::choice::sample_with_temperature;
+use super::config::{SearchConfig, TIMED_LEAF_BATCH};
 use super::evaluator::Evaluation;
-use super::gumbel::{GumbelRoot, LegacyGumbelRoot};
-use super::tree::{Proof, SearchConfig, SelectContext, Selected, Tree, TIMED_LEAF_BATCH};
+use super::gumbel::GumbelRoot;
+use super::tree::{Proof, SelectContext, Selected, Tree};
 use crate::rules::{Move, Position};
 
 /// How much one move's search may do.
@@ -109,16 +110,11 @@ pub struct Decision {
     pub simulations: u32,
 }
 
-enum RootPlan {
-    Gumbel(GumbelRoot),
-    Legacy(LegacyGumbelRoot),
-}
-
 pub struct Search {
     tree: Tree,
     cfg: SearchConfig,
     budget: Budget,
-    plan: Option<RootPlan>,
+    plan: Option<GumbelRoot>,
     done: u32,
     clock: Option<Instant>,
     /// Simulations per second of the last timed search, or as given (`set_rate`): Gumbel plans a
@@ -206,8 +202,7 @@ impl Search {
     /// Under a time budget, every 8 simulations: when the clock says the Gumbel plan's count
     /// is off by more than a fifth, stretch or shrink the plan to what the time left allows.
     fn keep_plan_to_clock(&mut self) {
-        let (Some(RootPlan::Gumbel(plan)), Budget::Time(t), Some(clock)) =
-            (&mut self.plan, self.budget, self.clock)
+        let (Some(plan), Budget::Time(t), Some(clock)) = (&mut self.plan, self.budget, self.clock)
         else {
             return;
         };
@@ -254,14 +249,14 @@ impl Search {
     /// Leaves to gather before asking for evaluations: `leaf_batch` (unset: `TIMED_LEAF_BATCH`
     /// on a time budget, 1 on a node budget), but no more than an eighth of the root's visits (a
     /// small tree has few places worth a leaf, and every leaf gathered at once is chosen without
-    /// the others' results); 1 for the legacy Gumbel plan.
+    /// the others' results).
     fn gather_limit(&self) -> usize {
         let k = match (self.cfg.leaf_batch, self.budget) {
             (Some(k), _) => k.max(1),
             (None, Budget::Time(_)) => TIMED_LEAF_BATCH,
             (None, Budget::Nodes(_)) => 1,
         };
-        if k == 1 || self.cfg.gumbel_legacy {
+        if k == 1 {
             return 1;
         }
         k.min((self.tree.root_visits() as usize / 8).max(1))
@@ -300,11 +295,7 @@ impl Search {
                 }
                 if self.cfg.gumbel && self.plan.is_none() {
                     let n = self.planned_simulations();
-                    self.plan = Some(if self.cfg.gumbel_legacy {
-                        RootPlan::Legacy(LegacyGumbelRoot::new(&self.tree, &self.cfg, n, rng))
-                    } else {
-                        RootPlan::Gumbel(GumbelRoot::new(&self.tree, &self.cfg, n, rng))
-                    });
+                    self.plan = Some(GumbelRoot::new(&self.tree, &self.cfg, n, rng));
                 }
                 self.keep_plan_to_clock();
             } else if waiting > 0 {
@@ -312,8 +303,7 @@ impl Search {
                 return Step::NeedsEval;
             }
             let forced = match &mut self.plan {
-                Some(RootPlan::Gumbel(g)) => Some(g.next_forced(&self.tree, &self.cfg)),
-                Some(RootPlan::Legacy(g)) => Some(g.next_forced(&self.tree, &self.cfg)),
+                Some(g) => Some(g.next_forced(&self.tree, &self.cfg)),
                 None => None,
             };
             let ctx = SelectContext {
@@ -329,7 +319,7 @@ impl Search {
                 }
                 Selected::Collision => {
                     // this simulation did not happen: the Gumbel schedule takes it back
-                    if let (Some(RootPlan::Gumbel(g)), Some(pick)) = (&mut self.plan, forced) {
+                    if let (Some(g), Some(pick)) = (&mut self.plan, forced) {
                         g.unforce(pick);
                     }
                     return Step::NeedsEval;
@@ -408,8 +398,7 @@ impl Search {
             None => children[i].prior as f64,
         };
         let mut policy: Vec<f32> = match &self.plan {
-            Some(RootPlan::Gumbel(g)) => g.improved_policy(&self.tree, &self.cfg),
-            Some(RootPlan::Legacy(g)) => g.improved_policy(&self.tree, &self.cfg),
+            Some(g) => g.improved_policy(&self.tree, &self.cfg),
             None => {
                 let total: f64 = (0..children.len()).map(weight).sum::<f64>().max(1e-12);
                 (0..children.len())
@@ -435,12 +424,9 @@ impl Search {
                 }
                 Choice::Best => match &self.plan {
                     // Gumbel's survivor, unless it is proven lost and another move is not
-                    Some(RootPlan::Gumbel(g))
-                        if alive.contains(&g.chosen(&self.tree, &self.cfg)) =>
-                    {
+                    Some(g) if alive.contains(&g.chosen(&self.tree, &self.cfg)) => {
                         g.chosen(&self.tree, &self.cfg)
                     }
-                    Some(RootPlan::Legacy(g)) => g.chosen(&self.tree, &self.cfg),
                     _ => {
                         // ties broken at random (a search without visits sees equal priors)
                         let best = alive

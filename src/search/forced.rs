@@ -3,7 +3,8 @@
 //! before its visits become a training target, so forcing widens the search without teaching
 //! the network to like the moves it forced.
 
-use super::tree::{ChildStats, SearchConfig};
+use super::config::SearchConfig;
+use super::tree::ChildStats;
 
 /// The root children's visits as a policy target: every child but the most visited gives back
 /// up to its forced visits, as long as PUCT would still prefer the most visited child after

@@ -10,6 +10,7 @@ pub mod alphabeta;
 pub mod batch;
 pub mod cache;
 pub mod choice;
+pub mod config;
 pub mod driver;
 pub mod evaluator;
 pub mod forced;
@@ -20,6 +21,7 @@ pub mod single;
 pub mod tree;
 pub mod ttable;
 
+pub use config::{Fpu, SearchConfig, Selection};
 pub use driver::{Budget, Choice, Decision, Search, Step};
-pub use evaluator::{Evaluation, Evaluator, NetworkEvaluator, RolloutEvaluator, UniformEvaluator};
-pub use tree::{Fpu, Proof, SearchConfig, Selection, Tree};
+pub use evaluator::{Evaluation, Evaluator, Request, RolloutEvaluator, UniformEvaluator};
+pub use tree::{Proof, Tree};

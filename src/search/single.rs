@@ -4,9 +4,10 @@
 use rand::Rng;
 
 use super::batch::evaluate_pending;
+use super::config::SearchConfig;
 use super::driver::{Budget, Choice, Search, Step};
 use super::evaluator::Evaluator;
-use super::tree::{SearchConfig, Tree};
+use super::tree::Tree;
 
 pub use super::driver::Decision;
 

@@ -8,7 +8,7 @@ use crate::data::Sample;
 use crate::encode::policy::policy_index;
 use crate::rules::{Outcome, Position, Side};
 use crate::search::cache::EvalCache;
-use crate::search::tree::SearchConfig;
+use crate::search::SearchConfig;
 use crate::search::{Budget, Choice, Search, Step};
 
 /// A finished game.

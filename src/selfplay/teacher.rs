@@ -23,9 +23,8 @@ use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 /// The depth of a teacher spec: `ab:D` is alpha-beta to depth D; anything else (a time budget,
 /// another agent, a malformed spec) is not a teacher.
 pub fn teacher_depth(spec: &str) -> Option<u32> {
-    use crate::eval::agent::{AgentKind, AgentSpec};
-    let spec = AgentSpec::parse(spec).ok()?;
-    (spec.kind == AgentKind::AlphaBeta).then_some(spec.budget.nodes()?)
+    let depth: u32 = spec.trim().strip_prefix("ab:")?.parse().ok()?;
+    (depth > 0).then_some(depth)
 }
 
 /// Plays `games` teacher games from `start` into `out_dir` (shards of `cfg.games_per_shard`
@@ -130,6 +129,21 @@ mod tests {
             games_per_shard: 3,
             temperature_plies: 6,
             ..SelfplayConfig::default()
+        }
+    }
+
+    #[test]
+    fn only_alpha_beta_at_a_depth_is_a_teacher() {
+        assert_eq!(teacher_depth("ab:5"), Some(5));
+        for not in [
+            "ab:t=100ms",
+            "ab:0",
+            "ab:",
+            "mcts:5",
+            "net:ab:5",
+            "ab:5:leaf=2",
+        ] {
+            assert_eq!(teacher_depth(not), None, "{not}");
         }
     }
 

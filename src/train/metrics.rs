@@ -6,7 +6,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::atomic;
-use crate::report::plot::{line_chart, Picture, PlotError, Series};
 use crate::store::{self, StoreError};
 
 pub const HEADER: &str = "step,split,policy_loss,value_loss,policy_accuracy,value_sign_accuracy,learning_rate,samples_per_s";
@@ -177,25 +176,6 @@ pub fn append(path: &Path, row: &Row) -> std::io::Result<()> {
         writeln!(f, "{HEADER}")?;
     }
     writeln!(f, "{}", row.csv())
-}
-
-/// Loss curves (policy and value, train and validation) as SVG at `path` and PNG beside it.
-pub fn plot(rows: &[Row], path: &Path) -> Result<(), PlotError> {
-    let series = |split: &str, name: &str, f: fn(&Row) -> f64| Series {
-        name: name.into(),
-        points: rows
-            .iter()
-            .filter(|r| r.split == split)
-            .map(|r| (r.step as f64, f(r), None))
-            .collect(),
-    };
-    let all = [
-        series("train", "policy (train)", |r| r.policy_loss),
-        series("val", "policy (val)", |r| r.policy_loss),
-        series("train", "value (train)", |r| r.value_loss),
-        series("val", "value (val)", |r| r.value_loss),
-    ];
-    line_chart("training loss", "step", "loss", &all).save(path)
 }
 
 #[cfg(test)]

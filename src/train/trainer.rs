@@ -23,8 +23,6 @@ use crate::rules::RulesError;
 pub enum TrainError {
     #[error("no training samples in {0} (run `tavlei selfplay` first)")]
     NoData(String),
-    #[error("the loss plot: {0}")]
-    Plot(#[from] crate::report::plot::PlotError),
     #[error(transparent)]
     Data(#[from] DataError),
     #[error(transparent)]
@@ -395,8 +393,6 @@ pub fn train(
     if finished {
         net.meta.step = state.init_step + state.step;
         net.save(req.out)?;
-        let plot = req.run_dir.join("loss.svg");
-        metrics::plot(&metrics::read_rows(&metrics_path)?, &plot)?;
     }
     let seconds = clock.elapsed().as_secs_f64();
     Ok(TrainSummary {

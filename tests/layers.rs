@@ -1,0 +1,221 @@
+//! The layering of the library, checked: each top-level module of `src/` may use only the
+//! modules of the layers below its own (`crate::x` anywhere in its files, tests included), and
+//! the rules crate depends on nothing heavy. An upward import fails here with the file and line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// From the bottom up; modules in one layer do not use each other.
+const LAYERS: &[&[&str]] = &[
+    &["atomic", "config", "npy", "numeric", "units", "workers"],
+    &["store"],
+    &["rules"],
+    &["interop"],
+    &["encode"],
+    &["search"],
+    &["nn", "data"],
+    &["selfplay"],
+    &["train"],
+    &["report"],
+    &["eval"],
+    &["engine"],
+    &["play"],
+    &["pipeline"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        let mut entries: Vec<_> = std::fs::read_dir(path)
+            .expect("a readable directory")
+            .map(|e| e.expect("an entry").path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            rust_files(&entry, out);
+        }
+    } else if path.is_file() && path.extension().is_some_and(|e| e == "rs") {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// The top-level modules a line names: `crate::x` paths and `use crate::{x, y::z}` groups.
+fn modules_named(line: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let inner = group.split('}').next().unwrap_or("");
+            for part in inner.split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.push(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            found.push(name);
+        }
+    }
+    found
+}
+
+/// Every use of a module of the same or a higher layer, as `file:line: a -> b`.
+fn upward_imports(src: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut modules: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for entry in std::fs::read_dir(src).expect("src/") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
+        if !["lib", "main", "cli"].contains(&name.as_str()) {
+            modules.insert(name, path);
+        }
+    }
+    for (module, path) in &modules {
+        let Some(own) = layer_of(module) else {
+            problems.push(format!(
+                "src/{module}: a module in no layer (add it to LAYERS)"
+            ));
+            continue;
+        };
+        let mut files = Vec::new();
+        rust_files(path, &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            for (n, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for used in modules_named(line) {
+                    if used == *module || used.is_empty() {
+                        continue;
+                    }
+                    match layer_of(&used) {
+                        Some(l) if l < own => {}
+                        _ => problems.push(format!(
+                            "{}:{}: {module} -> {used}",
+                            file.display(),
+                            n + 1
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn no_module_uses_one_of_its_own_or_a_higher_layer() {
+    let problems = upward_imports(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(
+        problems.is_empty(),
+        "upward imports:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Files below the networks' layer that name libtorch (`tch::`), as `file:line`.
+fn libtorch_below_nn(src: &Path) -> Vec<String> {
+    let nn = layer_of("nn").expect("nn has a layer");
+    let mut found = Vec::new();
+    for module in LAYERS[..nn].iter().flat_map(|layer| layer.iter()) {
+        let mut files = Vec::new();
+        rust_files(&src.join(module), &mut files);
+        rust_files(&src.join(format!("{module}.rs")), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            for (n, line) in text.lines().enumerate() {
+                let names_tch = line
+                    .match_indices("tch::")
+                    .any(|(i, _)| !line[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_'));
+                if names_tch || line.trim_start().starts_with("use tch") {
+                    found.push(format!("{}:{}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_search_and_everything_below_it_build_without_libtorch() {
+    let found = libtorch_below_nn(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(found.is_empty(), "libtorch below nn:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_finds_an_upward_import() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let src = tmp.path();
+    std::fs::create_dir_all(src.join("search")).expect("dirs");
+    std::fs::write(
+        src.join("search/evaluator.rs"),
+        "use crate::rules::Position;\nuse crate::{encode, nn::Network};\n",
+    )
+    .expect("writes");
+    std::fs::write(src.join("rules.rs"), "// crate::search in a comment\n").expect("writes");
+    let problems = upward_imports(src);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].ends_with("evaluator.rs:2: search -> nn"),
+        "{problems:?}"
+    );
+    std::fs::write(
+        src.join("search/batch.rs"),
+        "use super::batch::x;\nfn f(d: tch::Device) {}\n",
+    )
+    .expect("writes");
+    let found = libtorch_below_nn(src);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with("batch.rs:2"), "{found:?}");
+}
+
+#[test]
+fn the_rules_crate_depends_on_nothing_heavy() {
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tavlei-rules/Cargo.toml"),
+    )
+    .expect("the rules crate's manifest");
+    let allowed = [
+        "rand",
+        "rand_chacha",
+        "rayon",
+        "serde",
+        "thiserror",
+        "toml",
+        "tracing",
+        "proptest",
+    ];
+    let mut section = "";
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+            continue;
+        }
+        if section.ends_with("dependencies]") {
+            if let Some((name, _)) = line.split_once('=') {
+                let name = name.trim();
+                assert!(
+                    allowed.contains(&name),
+                    "the rules crate depends on `{name}` ({section})"
+                );
+            }
+        }
+    }
+}
