@@ -22,6 +22,14 @@ export PATH := $(TAVLEI_VENV)/bin:$(PATH)
 
 CARGO ?= cargo
 RUN_ARGS ?=
+# One profile for everything: the tests, the binary and the slow tests share the release
+# artefacts, so the dependencies are built (optimised) once.
+TEST := $(CARGO) test --release --workspace
+
+# `$(call have,TOOL,PACKAGE)`: true when TOOL is on the PATH, installing Debian's PACKAGE first
+# when running as root; otherwise one line says what is missing and the part is skipped (false),
+# unless TAVLEI_NO_SKIP is set (.ci/run sets it), which makes the skip a failure.
+have = { command -v $(1) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; } || { echo "make $@: skipped: $(1) is missing (install Debian's $(2) as root, then rerun make $@)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; false; }; }
 
 
 .PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
@@ -40,14 +48,10 @@ build: setup
 	$(CARGO) build --release
 
 test: setup
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test
-	$(MAKE) test-browser
-	$(MAKE) test-htp
-	$(MAKE) test-onnx
-	$(MAKE) test-play
-	$(MAKE) test-cluster
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+	$(TEST)
+	$(MAKE) test-browser test-htp test-onnx test-play test-cluster
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
@@ -56,7 +60,7 @@ HTP_REFERENCE := $(HTP_ROOT)/bin/hnefatafl-text-protocol
 $(HTP_REFERENCE):
 	$(CARGO) install hnefatafl-copenhagen --version 6.4.1 --no-default-features --bin hnefatafl-text-protocol --root $(HTP_ROOT)
 test-htp: setup $(HTP_REFERENCE)
-	TAVLEI_HTP_REFERENCE=$(HTP_REFERENCE) $(CARGO) test --test htp -- --ignored --nocapture
+	TAVLEI_HTP_REFERENCE=$(HTP_REFERENCE) $(TEST) --test htp -- --ignored --nocapture
 
 # ONNX export against tch through onnxruntime (the packages installed once into the venv, ~15 s).
 setup-onnx: $(ONNX_STAMP)
@@ -64,7 +68,7 @@ $(ONNX_STAMP): $(TORCH_STAMP)
 	$(TAVLEI_VENV)/bin/pip install --quiet --disable-pip-version-check onnx==$(ONNX_VERSION) onnxruntime==$(ONNXRUNTIME_VERSION)
 	touch $@
 test-onnx: setup-onnx
-	TAVLEI_PYTHON=$(TAVLEI_VENV)/bin/python $(CARGO) test --test onnx -- --ignored --nocapture
+	TAVLEI_PYTHON=$(TAVLEI_VENV)/bin/python $(TEST) --test onnx -- --ignored --nocapture
 
 # Ray for the cluster driver (installed once into the venv, ~15 s).
 setup-ray: $(RAY_STAMP)
@@ -73,25 +77,25 @@ $(RAY_STAMP): $(TORCH_STAMP)
 	touch $@
 # Two Ray nodes on this machine, in a network namespace with only loopback (and a PID namespace
 # that ends whatever Ray leaves): balance and self-play through the driver equal the local runs
-# byte for byte, also with the second node killed mid-job (about 40 s; unshare needs root).
+# byte for byte, also with the second node killed mid-job (about 40 s). Without root the
+# namespaces are a user's own (`unshare --user --map-root-user`) where the kernel allows it.
+NAMESPACES = $$(if [ "$$(id -u)" = 0 ]; then echo unshare; elif unshare --user --map-root-user true 2>/dev/null; then echo unshare --user --map-root-user; fi)
 test-cluster: build setup-ray
-	timeout 600 unshare --net --pid --fork --mount-proc bash cluster/test_cluster.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
+	@ns="$(NAMESPACES)"; if [ -z "$$ns" ]; then echo "make $@: skipped: this kernel gives no user namespaces without root (run it as root)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; \
+	else timeout 600 $$ns --net --pid --fork --mount-proc bash cluster/test_cluster.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV); fi
 # The figures of cluster/MEASURED.md: a pure-MCTS balance study on one core locally and on two
 # one-core Ray nodes, and Ray's start-up time.
 measure-cluster: build setup-ray
-	timeout 1200 unshare --net --pid --fork --mount-proc bash cluster/measure.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
+	timeout 1200 $(NAMESPACES) --net --pid --fork --mount-proc bash cluster/measure.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
 
-# The game viewer in headless Chromium (Debian's package, installed here on first use; apt-get
-# needs root).
+# The game viewer in headless Chromium (Debian's package, installed here on first use as root).
 test-browser: setup
-	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
-	TAVLEI_CHROMIUM=$$(command -v chromium) $(CARGO) test --test viewer -- --ignored
+	@if $(call have,chromium,chromium); then TAVLEI_CHROMIUM=$$(command -v chromium) $(TEST) --test viewer -- --ignored; fi
 
 # `tavlei play` as a person plays it, in a detached tmux session (Debian's package, installed here
-# on first use; apt-get needs root).
+# on first use as root).
 test-play: setup
-	@command -v tmux >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux)
-	$(CARGO) test --test play_tmux -- --ignored
+	@if $(call have,tmux,tmux); then $(TEST) --test play_tmux -- --ignored; fi
 
 # The fuzz properties of tests/fuzz.rs with many more cases than `make test` gives them (256).
 FUZZ_CASES ?= 20000

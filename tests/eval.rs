@@ -202,6 +202,20 @@ fn balance_reports_shares_and_resumes_from_saved_games() {
         run_balance(&start(), load(), 12, &opts, 9, &whole_store, &mut |_| {}).expect("runs");
     assert_eq!(whole.games, 12);
     assert_eq!(whole.attacker_wins + whole.defender_wins + whole.draws, 12);
+    // the games start from 12 distinct two-ply openings (Brandubh has more than 12 up to
+    // symmetry), so no game is a copy of another
+    assert_eq!(whole.openings.plies, 2);
+    assert!(whole.openings.available >= 12, "{:?}", whole.openings);
+    assert_eq!(whole.distinct_games, 12);
+    let stored = std::fs::read_to_string(&whole_store).expect("store");
+    let openings: std::collections::HashSet<String> = stored
+        .lines()
+        .map(|l| {
+            let g: serde_json::Value = serde_json::from_str(l).expect("a game");
+            format!("{} {}", g["moves"][0], g["moves"][1])
+        })
+        .collect();
+    assert_eq!(openings.len(), 12, "{openings:?}");
     for s in [&whole.attackers, &whole.defenders, &whole.draw] {
         assert!(s.low <= s.value && s.value <= s.high && s.low >= 0.0 && s.high <= 1.0);
     }
@@ -326,11 +340,11 @@ fn alpha_beta_balance_games_differ_and_repeat_with_the_seed() {
     assert_eq!(games("again"), first, "the same seed plays the same games");
 }
 
-/// A study's outputs come from the library: a CSV a csv reader takes back (with the settled mark
-/// on each variant's strongest level), the JSON, and a plot per variant and per level.
+/// A study's outputs come from the library: a CSV a csv reader takes back (with the convergence
+/// verdict on each variant's strongest level), the JSON, and a plot per variant and per level.
 #[test]
 fn balance_study_writes_its_tables_and_plots() {
-    use tavlei::eval::balance::mark_settled;
+    use tavlei::eval::balance::{mark_convergence, EQUIVALENCE_MARGIN};
     use tavlei::eval::study::{balance_table, write_study};
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("study");
@@ -359,7 +373,7 @@ fn balance_study_writes_its_tables_and_plots() {
             );
         }
     }
-    mark_settled(&mut reports);
+    mark_convergence(&mut reports, EQUIVALENCE_MARGIN);
     write_study(&dir, &reports).expect("writes");
     let mut csv = csv::Reader::from_path(dir.join("balance.csv")).expect("csv");
     let headers = csv.headers().expect("header").clone();
@@ -372,9 +386,14 @@ fn balance_study_writes_its_tables_and_plots() {
         let wins: u64 = row[column("defender_wins")].parse().expect("a count");
         assert_eq!(wins, report.defender_wins);
     }
-    let settled: Vec<&str> = rows.iter().map(|r| &r[column("settled")]).collect();
-    assert!(settled[0].is_empty() && settled[2].is_empty());
-    assert!(["yes", "no"].contains(&settled[1]) && ["yes", "no"].contains(&settled[3]));
+    let verdicts: Vec<&str> = rows.iter().map(|r| &r[column("verdict")]).collect();
+    assert!(verdicts[0].is_empty() && verdicts[2].is_empty());
+    let known = ["measured", "trending", "not equivalent"];
+    assert!(
+        known.contains(&verdicts[1]) && known.contains(&verdicts[3]),
+        "{verdicts:?}"
+    );
+    assert!(!rows[1][column("attacker_slope")].is_empty());
     for file in [
         "balance.json",
         "levels-brandubh.svg",
@@ -391,6 +410,7 @@ fn balance_study_writes_its_tables_and_plots() {
     }
     let table = balance_table(&reports);
     assert_eq!(table.lines().count(), 2 + 4, "{table}");
+    assert!(table.contains("converged"), "{table}");
 }
 
 /// In a dice variant "no legal move" is known only after the roll; the arena then ends the game

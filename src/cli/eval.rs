@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{
-    load_stored, mark_settled, play_balance_games, run_balance, store_path, stored_ids,
+    load_stored, mark_convergence, play_balance_games, run_balance, store_path, stored_ids,
 };
 use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
@@ -391,6 +391,9 @@ pub struct BalanceArgs {
     /// Games per level on boards larger than 9x9 (default: --games), whose games are longer.
     #[arg(long)]
     large_games: Option<u64>,
+    /// The equivalence margin of the two strongest levels, in points of share (TOST).
+    #[arg(long, default_value_t = 100.0 * tavlei::eval::balance::EQUIVALENCE_MARGIN)]
+    margin: f64,
     /// Where games (resumable), tables (CSV, JSON) and plots go.
     #[arg(long, default_value = "balance")]
     out: PathBuf,
@@ -538,7 +541,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         progress.finish_and_clear();
         reports.push(report);
     }
-    mark_settled(&mut reports);
+    mark_convergence(&mut reports, args.margin / 100.0);
     write_study(&args.out, &reports)?;
     if args.json {
         println!("{}", serde_json::to_string(&reports)?);
@@ -549,7 +552,8 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         let clocks: Vec<_> = reports.iter().filter_map(|r| r.clock.clone()).collect();
         print!("{}", tavlei::eval::clock::describe(&clocks));
         println!(
-            "95% Wilson intervals in brackets; settled: the two strongest levels agree within them. Tables, plots and every game (replayable) in {}",
+            "95% Wilson intervals in brackets; converged (strongest level of each variant): measured when neither share trends with the budget (logistic slope per doubling, 95%) and the two strongest levels are equivalent within ±{} points (TOST, 5%). Tables, plots and every game (replayable) in {}",
+            args.margin,
             args.out.display()
         );
     }

@@ -10,11 +10,13 @@
 //! of `nn::threads`), so a study uses every core and a timed move's clock measures only its own
 //! search. Each timed move's wall time over its budget is kept with the game (`GameResult::clock`).
 
+use std::sync::Arc;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::agent::{Agent, AgentKind, AgentSpec};
-use crate::rules::{Outcome, Position, Side};
+use crate::rules::{Move, Outcome, Position, Side};
 use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;
 use crate::search::SearchConfig;
@@ -24,8 +26,11 @@ use crate::search::{Budget, Choice, Search, Step};
 pub struct PlayOptions {
     /// Games in flight (their leaves share batches).
     pub concurrent: usize,
-    /// Uniformly random plies played before the agents take over (the same within a pair).
+    /// Uniformly random plies played before the agents take over (the same within a pair), for
+    /// games without a fixed opening.
     pub opening_plies: u32,
+    /// Fixed openings a game may start from instead (`GameSetup::opening`).
+    pub openings: Arc<Vec<Vec<Move>>>,
     /// Moves are drawn from visits^(1/temperature) until this ply, then the best is played;
     /// alpha-beta instead adds its opening noise, scaled by the temperature, until this ply.
     pub temperature: f32,
@@ -39,6 +44,7 @@ impl Default for PlayOptions {
         PlayOptions {
             concurrent: 32,
             opening_plies: 2,
+            openings: Arc::default(),
             temperature: 1.0,
             temperature_plies: 8,
             search: SearchConfig {
@@ -58,6 +64,8 @@ pub struct GameSetup {
     pub defender: usize,
     /// Games with the same opening seed start with the same random plies.
     pub opening_seed: u64,
+    /// An index into `PlayOptions::openings`: the game starts with that opening instead.
+    pub opening: Option<usize>,
     pub seed: u64,
 }
 
@@ -116,12 +124,21 @@ fn roll_if_needed<R: Rng>(pos: &mut Position, rng: &mut R) {
 }
 
 impl Game {
-    fn new(setup: GameSetup, start: &Position, opening_plies: u32) -> Game {
+    fn new(setup: GameSetup, start: &Position, opts: &PlayOptions) -> Game {
         let mut position = start.clone();
         let mut opening = ChaCha8Rng::seed_from_u64(setup.opening_seed);
         let mut moves = Vec::new();
         let mut legal = Vec::new();
-        for _ in 0..opening_plies {
+        let fixed = setup.opening.and_then(|i| opts.openings.get(i));
+        for &mv in fixed.into_iter().flatten() {
+            moves.push(position.play_recorded(mv));
+        }
+        let random_plies = if fixed.is_some() {
+            0
+        } else {
+            opts.opening_plies
+        };
+        for _ in 0..random_plies {
             roll_if_needed(&mut position, &mut opening);
             position.legal_moves(&mut legal);
             if legal.is_empty() {
@@ -277,7 +294,7 @@ pub fn play_games(
     loop {
         while launching && active.len() < concurrent {
             match queue.next() {
-                Some(setup) => active.push(Game::new(setup, start, opts.opening_plies)),
+                Some(setup) => active.push(Game::new(setup, start, opts)),
                 None => break,
             }
         }
@@ -357,7 +374,7 @@ fn play_alone(
         .iter()
         .map(|_| EvalCache::for_variant(opts.cache_size, start.variant()))
         .collect();
-    let mut game = Game::new(setup, &start.with_own_variant(), opts.opening_plies);
+    let mut game = Game::new(setup, &start.with_own_variant(), opts);
     loop {
         let who = match game.advance(&mut agents, &mut caches, opts) {
             GameStep::Over(result) => return result,

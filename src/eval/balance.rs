@@ -4,13 +4,17 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
-use super::stats::{balance_ratio, wilson, Ratio, Z95};
+use super::openings::{draw_openings, DrawnOpenings, OpeningsUsed};
+use super::stats::{
+    balance_ratio, equivalence, trend, wilson, Equivalence, Level, Ratio, Trend, Z95,
+};
 use crate::interop::record::game_record;
 use crate::rules::{Position, Reason, Side};
 use crate::store::StoreError;
@@ -41,6 +45,12 @@ pub struct BalanceReport {
     #[serde(default)]
     pub time_ms: f64,
     pub games: u64,
+    /// Games whose move lists differ from every other game's (copies count once).
+    #[serde(default)]
+    pub distinct_games: u64,
+    /// The openings the games started from.
+    #[serde(default)]
+    pub openings: OpeningsUsed,
     pub attacker_wins: u64,
     pub defender_wins: u64,
     pub draws: u64,
@@ -53,25 +63,64 @@ pub struct BalanceReport {
     pub median_length: f64,
     pub reasons: Vec<(String, u64)>,
     pub seconds: f64,
-    /// On the strongest level of a study with several: whether the estimate has settled with
-    /// strength, i.e. this level and the one below agree within their intervals on the attacker,
-    /// defender and draw shares (`mark_settled`). `None` elsewhere.
-    #[serde(default)]
-    pub settled: Option<bool>,
+    /// On the strongest level of a variant studied at several budgets: whether its balance has
+    /// converged (`mark_convergence`). `None` elsewhere.
+    pub convergence: Option<Convergence>,
     /// How well the agent kept to its clock (absent without a time budget).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockOverrun>,
 }
 
-/// Whether two Wilson intervals overlap.
-fn overlap(a: &Share, b: &Share) -> bool {
-    a.low <= b.high && b.low <= a.high
+/// The default equivalence margin of the two strongest levels: ±7.5 points of share.
+pub const EQUIVALENCE_MARGIN: f64 = 0.075;
+
+/// Whether a variant's balance has stopped moving with the players' strength: on its strongest
+/// level, the trend of each share over all its levels and the equivalence (TOST) of its two
+/// strongest levels.
+#[derive(Clone, Debug, Serialize)]
+pub struct Convergence {
+    /// The log-odds slope of the attackers' and the defenders' share per doubling of the budget
+    /// (95% interval).
+    pub attacker_trend: Trend,
+    pub defender_trend: Trend,
+    /// The strongest level's share minus the one below it (90% interval, TOST at the margin).
+    pub attacker_equivalence: Equivalence,
+    pub defender_equivalence: Equivalence,
+    /// `measured` (both equivalent, neither trending), `trending` or `not equivalent`.
+    pub verdict: &'static str,
 }
 
-/// Marks, for each variant studied at two or more levels, whether its strongest two levels agree
-/// within their intervals (`BalanceReport::settled`). Levels are taken in the order given (weakest
-/// first), as `tavlei balance --levels` lists them.
-pub fn mark_settled(reports: &mut [BalanceReport]) {
+impl Convergence {
+    /// The verdict in a few words, with the figure behind it.
+    pub fn describe(&self) -> String {
+        let pts = |e: &Equivalence| {
+            format!(
+                "{:+.1} [{:+.1}, {:+.1}]",
+                100.0 * e.difference,
+                100.0 * e.low,
+                100.0 * e.high
+            )
+        };
+        match self.verdict {
+            "trending" => format!(
+                "trending (slope att {:+.2}, def {:+.2} a doubling)",
+                self.attacker_trend.slope, self.defender_trend.slope
+            ),
+            "not equivalent" => format!(
+                "not equivalent (att {}, def {} pts)",
+                pts(&self.attacker_equivalence),
+                pts(&self.defender_equivalence)
+            ),
+            v => v.to_string(),
+        }
+    }
+}
+
+/// Tests, for each variant studied at two or more budgets, whether its balance has converged
+/// (`BalanceReport::convergence` on its strongest level): the trend of the attacker and defender
+/// shares over the levels, and TOST between the two strongest at `margin`. Levels are taken in
+/// the order given (weakest first), as `tavlei balance --levels` lists them.
+pub fn mark_convergence(reports: &mut [BalanceReport], margin: f64) {
     let mut variants: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
     variants.dedup();
     for name in variants {
@@ -81,11 +130,50 @@ pub fn mark_settled(reports: &mut [BalanceReport]) {
         let [.., below, top] = mine[..] else {
             continue;
         };
+        let levels = |wins: fn(&BalanceReport) -> u64| -> Vec<Level> {
+            mine.iter()
+                .map(|&i| Level {
+                    log2_budget: log2_budget(&reports[i]),
+                    successes: wins(&reports[i]) as f64,
+                    games: reports[i].games as f64,
+                })
+                .collect()
+        };
+        let (Ok(attacker_trend), Ok(defender_trend)) = (
+            trend(&levels(|r| r.attacker_wins), Z95),
+            trend(&levels(|r| r.defender_wins), Z95),
+        ) else {
+            continue; // levels of one budget: no trend to fit
+        };
         let (b, t) = (&reports[below], &reports[top]);
-        let agree = overlap(&b.attackers, &t.attackers)
-            && overlap(&b.defenders, &t.defenders)
-            && overlap(&b.draw, &t.draw);
-        reports[top].settled = Some(agree);
+        let tost = |tk: u64, bk: u64| {
+            equivalence(tk as f64, t.games as f64, bk as f64, b.games as f64, margin)
+        };
+        let attacker_equivalence = tost(t.attacker_wins, b.attacker_wins);
+        let defender_equivalence = tost(t.defender_wins, b.defender_wins);
+        let verdict = if attacker_trend.trending || defender_trend.trending {
+            "trending"
+        } else if attacker_equivalence.equivalent && defender_equivalence.equivalent {
+            "measured"
+        } else {
+            "not equivalent"
+        };
+        reports[top].convergence = Some(Convergence {
+            attacker_trend,
+            defender_trend,
+            attacker_equivalence,
+            defender_equivalence,
+            verdict,
+        });
+    }
+}
+
+/// A level's budget on a log scale: log2 of its simulations, or of its milliseconds a move.
+pub fn log2_budget(r: &BalanceReport) -> f64 {
+    if r.time_ms > 0.0 {
+        r.time_ms.log2()
+    } else {
+        (r.simulations.max(1) as f64).log2()
     }
 }
 
@@ -122,13 +210,19 @@ pub fn summarise(
         .filter(|(_, k)| *k > 0)
         .collect();
     BalanceReport {
-        settled: None,
+        convergence: None,
         clock: clock_overruns(results, &[agent.to_string()]).pop(),
         variant: variant.into(),
         agent: agent.into(),
         simulations,
         time_ms: 0.0,
         games: n,
+        distinct_games: results
+            .iter()
+            .map(|r| &r.moves)
+            .collect::<std::collections::HashSet<_>>()
+            .len() as u64,
+        openings: OpeningsUsed::default(),
         attacker_wins: a,
         defender_wins: d,
         draws: x,
@@ -167,6 +261,21 @@ pub fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
     })
 }
 
+/// The openings of a study of `games` games: drawn without replacement from the distinct
+/// openings of at least `opts.opening_plies` plies (`None` for dice variants, whose games start
+/// with random plies, and with `opening_plies` 0). Every unit of a study draws the same ones.
+pub fn balance_openings(
+    start: &Position,
+    games: u64,
+    opts: &PlayOptions,
+    seed: u64,
+) -> Option<DrawnOpenings> {
+    if opts.opening_plies == 0 {
+        return None; // asked for games from the start position itself
+    }
+    draw_openings(start, games, opts.opening_plies, seed)
+}
+
 /// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, appending each
 /// to it as it finishes, and returns those ids' games, old and new, in id order. A cluster unit
 /// plays a block of ids into a store of its own; its lines are those a whole study appends.
@@ -197,6 +306,11 @@ pub fn play_balance_games(
     results.sort_by_key(|r| r.id);
     results.dedup_by_key(|r| r.id);
     let have: std::collections::HashSet<u64> = results.iter().map(|r| r.id).collect();
+    let drawn = balance_openings(start, games, opts, seed);
+    let opts = &PlayOptions {
+        openings: Arc::new(drawn.as_ref().map_or_else(Vec::new, |d| d.lines.clone())),
+        ..opts.clone()
+    };
     let setups: Vec<GameSetup> = only
         .filter(|id| *id < games && !have.contains(id))
         .map(|id| {
@@ -207,6 +321,7 @@ pub fn play_balance_games(
                 attacker: 0,
                 defender: 0,
                 opening_seed: s,
+                opening: drawn.as_ref().map(|d| id as usize % d.lines.len()),
                 seed: s.rotate_left(29),
             }
         })
@@ -285,6 +400,12 @@ pub fn run_balance(
         clock.elapsed().as_secs_f64(),
     );
     report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
+    report.openings = balance_openings(start, games, opts, seed)
+        .map(|d| OpeningsUsed {
+            plies: d.plies,
+            available: d.available as u64,
+        })
+        .unwrap_or_default();
     Ok(report)
 }
 
@@ -294,7 +415,7 @@ mod tests {
     use crate::rules::Outcome;
 
     /// A level of a study: `a` attacker wins and `d` defender wins.
-    fn level(variant: &str, agent: &str, a: u64, d: u64) -> BalanceReport {
+    fn level(variant: &str, ms: f64, a: u64, d: u64) -> BalanceReport {
         let results: Vec<GameResult> = (0..a + d)
             .map(|id| GameResult {
                 id,
@@ -310,25 +431,52 @@ mod tests {
                 clock: vec![],
             })
             .collect();
-        summarise(variant, agent, 0, &results, 1.0)
+        let mut report = summarise(variant, &format!("ab:t={ms}ms"), 0, &results, 1.0);
+        report.time_ms = ms;
+        report
     }
 
     #[test]
-    fn settled_when_the_two_strongest_levels_agree() {
+    fn convergence_is_trend_and_equivalence_on_the_strongest_level() {
         let mut reports = vec![
-            level("x", "ab:t=5ms", 90, 10),
-            level("x", "ab:t=20ms", 45, 55),
-            level("x", "ab:t=80ms", 40, 60),
-            level("y", "ab:t=20ms", 50, 50),
-            level("y", "ab:t=80ms", 10, 90),
-            level("z", "ab:t=80ms", 10, 90),
+            // a share that falls with the budget: trending
+            level("x", 5.0, 90, 10),
+            level("x", 20.0, 45, 55),
+            level("x", 80.0, 40, 60),
+            // the same shares at every level, 400 games each: measured
+            level("m", 10.0, 200, 200),
+            level("m", 20.0, 200, 200),
+            level("m", 40.0, 200, 200),
+            // the same shares in 20 games: intervals wider than the margin
+            level("n", 10.0, 10, 10),
+            level("n", 20.0, 10, 10),
+            level("z", 80.0, 10, 90),
         ];
-        mark_settled(&mut reports);
-        let marks: Vec<Option<bool>> = reports.iter().map(|r| r.settled).collect();
+        mark_convergence(&mut reports, EQUIVALENCE_MARGIN);
+        let verdicts: Vec<Option<&str>> = reports
+            .iter()
+            .map(|r| r.convergence.as_ref().map(|c| c.verdict))
+            .collect();
         assert_eq!(
-            marks,
-            vec![None, None, Some(true), None, Some(false), None],
+            verdicts,
+            vec![
+                None,
+                None,
+                Some("trending"),
+                None,
+                None,
+                Some("measured"),
+                None,
+                Some("not equivalent"),
+                None
+            ],
             "only the strongest level of a variant with two or more is marked"
         );
+        let x = reports[2].convergence.as_ref().expect("marked");
+        assert!(x.attacker_trend.slope < 0.0 && x.attacker_trend.high < 0.0);
+        assert!(x.describe().starts_with("trending"), "{}", x.describe());
+        let n = reports[7].convergence.as_ref().expect("marked");
+        assert_eq!(n.attacker_equivalence.difference, 0.0);
+        assert!(n.attacker_equivalence.high > EQUIVALENCE_MARGIN);
     }
 }

@@ -146,6 +146,7 @@ pub fn pair_setups(i: usize, j: usize, pairs: u64, first_id: u64, seed: u64) -> 
                     attacker: i,
                     defender: j,
                     opening_seed: opening,
+                    opening: None,
                     seed: s1,
                 },
                 GameSetup {
@@ -153,6 +154,7 @@ pub fn pair_setups(i: usize, j: usize, pairs: u64, first_id: u64, seed: u64) -> 
                     attacker: j,
                     defender: i,
                     opening_seed: opening,
+                    opening: None,
                     seed: s2,
                 },
             ]

@@ -7,6 +7,7 @@ pub mod arena;
 pub mod balance;
 pub mod clock;
 pub mod matches;
+pub mod openings;
 pub mod stats;
 pub mod study;
 

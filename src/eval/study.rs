@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::balance::{BalanceReport, Share};
+use super::balance::{log2_budget, BalanceReport, Share};
 use super::stats::Ratio;
 use crate::atomic::{self, WriteError};
 use crate::report::plot::{bar_chart, line_chart, BarGroup, Chart, Picture, PlotError, Series};
@@ -32,6 +32,12 @@ pub struct CsvRow<'a> {
     pub simulations: u32,
     pub time_ms: f64,
     pub games: u64,
+    /// Games that are no copy of another (the intervals assume every game independent).
+    pub distinct_games: u64,
+    /// Plies of the openings drawn without replacement (0: random plies), and how many distinct
+    /// openings of that length there are up to symmetry.
+    pub opening_plies: u32,
+    pub openings_available: u64,
     pub attacker_wins: u64,
     pub defender_wins: u64,
     pub draws: u64,
@@ -52,18 +58,37 @@ pub struct CsvRow<'a> {
     pub mean_length: f64,
     pub median_length: f64,
     pub seconds: f64,
-    /// `yes` or `no` on the strongest level of a variant studied at two or more; else empty.
-    pub settled: &'static str,
+    /// On the strongest level of a variant studied at two or more budgets (else empty): the
+    /// verdict (`measured`, `trending`, `not equivalent`), each share's log-odds slope per
+    /// doubling of the budget (95%), and its difference to the level below (90%, TOST).
+    pub verdict: &'static str,
+    pub attacker_slope: Option<f64>,
+    pub attacker_slope_low: Option<f64>,
+    pub attacker_slope_high: Option<f64>,
+    pub defender_slope: Option<f64>,
+    pub defender_slope_low: Option<f64>,
+    pub defender_slope_high: Option<f64>,
+    pub attacker_difference: Option<f64>,
+    pub attacker_difference_low: Option<f64>,
+    pub attacker_difference_high: Option<f64>,
+    pub defender_difference: Option<f64>,
+    pub defender_difference_low: Option<f64>,
+    pub defender_difference_high: Option<f64>,
+    pub margin: Option<f64>,
 }
 
 impl<'a> CsvRow<'a> {
     pub fn new(r: &'a BalanceReport) -> CsvRow<'a> {
+        let c = r.convergence.as_ref();
         CsvRow {
             variant: &r.variant,
             agent: &r.agent,
             simulations: r.simulations,
             time_ms: r.time_ms,
             games: r.games,
+            distinct_games: r.distinct_games,
+            opening_plies: r.openings.plies,
+            openings_available: r.openings.available,
             attacker_wins: r.attacker_wins,
             defender_wins: r.defender_wins,
             draws: r.draws,
@@ -82,7 +107,20 @@ impl<'a> CsvRow<'a> {
             mean_length: r.mean_length,
             median_length: r.median_length,
             seconds: r.seconds,
-            settled: settled_text(r.settled),
+            verdict: c.map_or("", |c| c.verdict),
+            attacker_slope: c.map(|c| c.attacker_trend.slope),
+            attacker_slope_low: c.map(|c| c.attacker_trend.low),
+            attacker_slope_high: c.map(|c| c.attacker_trend.high),
+            defender_slope: c.map(|c| c.defender_trend.slope),
+            defender_slope_low: c.map(|c| c.defender_trend.low),
+            defender_slope_high: c.map(|c| c.defender_trend.high),
+            attacker_difference: c.map(|c| c.attacker_equivalence.difference),
+            attacker_difference_low: c.map(|c| c.attacker_equivalence.low),
+            attacker_difference_high: c.map(|c| c.attacker_equivalence.high),
+            defender_difference: c.map(|c| c.defender_equivalence.difference),
+            defender_difference_low: c.map(|c| c.defender_equivalence.low),
+            defender_difference_high: c.map(|c| c.defender_equivalence.high),
+            margin: c.map(|c| c.attacker_equivalence.margin),
         }
     }
 }
@@ -99,11 +137,13 @@ pub fn balance_csv(reports: &[BalanceReport]) -> Result<String, StudyError> {
     Ok(String::from_utf8(bytes).expect("the csv writer writes the UTF-8 it is given"))
 }
 
-fn settled_text(settled: Option<bool>) -> &'static str {
-    match settled {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "",
+/// The games of a cell, with the distinct ones where copies are among them (the intervals count
+/// copies as independent games, so a reader must know).
+fn games_text(r: &BalanceReport) -> String {
+    if r.distinct_games > 0 && r.distinct_games < r.games {
+        format!("{} ({} distinct)", r.games, r.distinct_games)
+    } else {
+        r.games.to_string()
     }
 }
 
@@ -132,12 +172,14 @@ pub fn balance_table(reports: &[BalanceReport]) -> String {
             vec![
                 r.variant.clone(),
                 r.agent.clone(),
-                r.games.to_string(),
+                games_text(r),
                 pct(&r.attackers),
                 pct(&r.defenders),
                 pct(&r.draw),
                 ratio_text(&r.ratio),
-                settled_text(r.settled).to_string(),
+                r.convergence
+                    .as_ref()
+                    .map_or(String::new(), |c| c.describe()),
                 format!("{:.0}/{:.0}", r.mean_length, r.median_length),
                 r.reasons
                     .iter()
@@ -156,21 +198,12 @@ pub fn balance_table(reports: &[BalanceReport]) -> String {
             "defenders %",
             "draws %",
             "def/att",
-            "settled",
+            "converged",
             "len mean/med",
             "reasons",
         ],
         &rows,
     )
-}
-
-/// The x coordinate of a level in the strength plots: log2 of its simulations or milliseconds.
-fn strength(r: &BalanceReport) -> f64 {
-    if r.time_ms > 0.0 {
-        r.time_ms.log2()
-    } else {
-        f64::from(r.simulations.max(1)).log2()
-    }
 }
 
 /// Shares by strength for one variant's levels (in the order studied).
@@ -181,7 +214,7 @@ pub fn levels_chart(variant: &str, levels: &[&BalanceReport]) -> Chart {
             .iter()
             .map(|r| {
                 let s = f(r);
-                (strength(r), s.value, Some((s.low, s.high)))
+                (log2_budget(r), s.value, Some((s.low, s.high)))
             })
             .collect(),
     };
@@ -204,7 +237,7 @@ pub fn levels_chart(variant: &str, levels: &[&BalanceReport]) -> Chart {
     .x_marks(
         levels
             .iter()
-            .map(|r| (strength(r), r.agent.clone()))
+            .map(|r| (log2_budget(r), r.agent.clone()))
             .collect(),
     )
 }

@@ -24,6 +24,7 @@ pub mod bitboard;
 pub mod error;
 pub mod moves;
 pub mod notation;
+pub mod openings;
 pub mod outcome;
 pub mod perft;
 pub mod piece;

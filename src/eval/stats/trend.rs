@@ -1,6 +1,6 @@
 //! Whether a share drifts with the players' strength: a logistic regression of the share on the
 //! log of the search budget, with the slope's interval. A balance measured at several budgets
-//! is settled only where the slope's interval holds 0.
+//! has converged only where the slope's interval holds 0 (`balance::mark_convergence`).
 
 use serde::{Deserialize, Serialize};
 
