@@ -4,8 +4,12 @@
 # setting changed per arm, each arm under two seeds. Equal compute: an arm that searches fewer
 # simulations a move plays more games, so every arm spends about the same network evaluations a
 # generation. Each last network then plays the base arm's last network of the same seed, 50
-# pairs at 32 simulations. Shards and networks stay in runs/ablation/; summaries, match files
-# and the edited configs are copied to experiments/learning/ablation/.
+# pairs at 32 simulations, and every arm's (base included) plays alpha-beta to depth 2, 50 pairs
+# on the same openings: a fixed anchor against which these networks hold about half their
+# defences, where two networks at 32 simulations almost only win as defenders. Shards and
+# networks stay in runs/ablation/;
+# summaries, match files and the edited configs are copied to experiments/learning/ablation/,
+# and experiments/learning/ablation/table.py makes the table of the results.
 #   [SEEDS="1 2"] [GENS=8] [GAMES=600] experiments/learning/ablation.sh [ARM...]   (default: every arm)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -47,6 +51,8 @@ for arm in "${arms[@]}"; do
       done
     done
     rm -f "$OUT/$name/stdout.txt"
+    [ -f "$OUT/$name/vs-ab2/match.json" ] || "$BIN" match --variant brandubh \
+      "net:$run/$LAST/model.safetensors:32" ab:2 --pairs 50 --seed 8 --out "$OUT/$name/vs-ab2" > /dev/null
     if [ "$arm" != base ] && [ -f "runs/ablation/base-seed$seed/$LAST/model.safetensors" ]; then
       [ -f "$OUT/$name/vs-base/match.json" ] || "$BIN" match --variant brandubh \
         "net:$run/$LAST/model.safetensors:32" "net:runs/ablation/base-seed$seed/$LAST/model.safetensors:32" \
