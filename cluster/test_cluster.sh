@@ -6,6 +6,8 @@
 # byte, also when the second node is killed in the middle of a job.
 # Usage: test_cluster.sh TAVLEI_BINARY VENV
 set -euo pipefail
+# a command that stops the test names itself (set -e alone exits without a word)
+trap 'echo "FAIL line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 ip link set lo up
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 VENV=$2
