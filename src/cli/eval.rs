@@ -8,7 +8,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{
-    load_stored, mark_convergence, play_balance_games, run_balance, store_path, stored_ids,
+    balance_openings, load_stored, mark_convergence, play_balance_games, run_balance, store_path,
+    stored_ids,
 };
 use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
@@ -504,12 +505,15 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         })?;
         let agent = Agent::load(&s.spec, s.variant.name(), device, args.play.seed)?;
         let store = store_path(&games_dir, s.variant.name(), &s.spec.text);
+        let start = Position::start(&s.variant);
+        let openings = balance_openings(&start, s.games, &opts, args.play.seed);
         let played = play_balance_games(
-            &Position::start(&s.variant),
+            &start,
             &mut [agent],
             s.games,
             unit.games.range(),
             &opts,
+            openings.as_ref(),
             args.play.seed,
             &store,
             &mut |_| {},

@@ -276,8 +276,9 @@ pub fn balance_openings(
     draw_openings(start, games, opts.opening_plies, seed)
 }
 
-/// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, appending each
-/// to it as it finishes, and returns those ids' games, old and new, in id order. A cluster unit
+/// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, from the
+/// study's openings (`balance_openings`; random plies without them), appending each to `store`
+/// as it finishes, and returns those ids' games, old and new, in id order. A cluster unit
 /// plays a block of ids into a store of its own; its lines are those a whole study appends.
 #[allow(clippy::too_many_arguments)]
 pub fn play_balance_games(
@@ -286,6 +287,7 @@ pub fn play_balance_games(
     games: u64,
     only: std::ops::Range<u64>,
     opts: &PlayOptions,
+    openings: Option<&DrawnOpenings>,
     seed: u64,
     store: &Path,
     progress: &mut dyn FnMut(&GameResult),
@@ -306,9 +308,8 @@ pub fn play_balance_games(
     results.sort_by_key(|r| r.id);
     results.dedup_by_key(|r| r.id);
     let have: std::collections::HashSet<u64> = results.iter().map(|r| r.id).collect();
-    let drawn = balance_openings(start, games, opts, seed);
     let opts = &PlayOptions {
-        openings: Arc::new(drawn.as_ref().map_or_else(Vec::new, |d| d.lines.clone())),
+        openings: Arc::new(openings.map_or_else(Vec::new, |d| d.lines.clone())),
         ..opts.clone()
     };
     let setups: Vec<GameSetup> = only
@@ -321,7 +322,7 @@ pub fn play_balance_games(
                 attacker: 0,
                 defender: 0,
                 opening_seed: s,
-                opening: drawn.as_ref().map(|d| id as usize % d.lines.len()),
+                opening: openings.map(|d| id as usize % d.lines.len()),
                 seed: s.rotate_left(29),
             }
         })
@@ -374,12 +375,14 @@ pub fn run_balance(
         message: e.to_string(),
     };
     let mut agents = [agent];
+    let openings = balance_openings(start, games, opts, seed);
     let results = play_balance_games(
         start,
         &mut agents,
         games,
         0..games,
         opts,
+        openings.as_ref(),
         seed,
         store,
         progress,
@@ -400,11 +403,9 @@ pub fn run_balance(
         clock.elapsed().as_secs_f64(),
     );
     report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
-    report.openings = balance_openings(start, games, opts, seed)
-        .map(|d| OpeningsUsed {
-            plies: d.plies,
-            available: d.available as u64,
-        })
+    report.openings = openings
+        .as_ref()
+        .map(DrawnOpenings::used)
         .unwrap_or_default();
     Ok(report)
 }

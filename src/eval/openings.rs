@@ -33,6 +33,16 @@ pub struct OpeningsUsed {
     pub available: u64,
 }
 
+impl DrawnOpenings {
+    /// What a report says of these openings.
+    pub fn used(&self) -> OpeningsUsed {
+        OpeningsUsed {
+            plies: self.plies,
+            available: self.available as u64,
+        }
+    }
+}
+
 /// `count` openings without replacement from all distinct `k`-ply openings of `start`, `k` the
 /// smallest from `min_plies` (at least 1) up to `MAX_OPENING_PLIES` with at least `count` of them
 /// (with fewer even then, all of them: games then share openings). `None` where a variant has no

@@ -26,6 +26,8 @@ pub fn load_variant(spec: &str) -> Result<Arc<Variant>, RulesError> {
         if text.trim_start().starts_with("dim:") {
             return otn_rules::variant(&text);
         }
+        // read once: the variant file parsed here, as `Variant::load` would
+        return Variant::from_toml(&text, &path.display().to_string());
     }
     Variant::load(spec)
 }
