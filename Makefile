@@ -82,8 +82,7 @@ $(RAY_STAMP): $(TORCH_STAMP)
 NAMESPACES = $$(if [ "$$(id -u)" = 0 ]; then echo unshare; elif unshare --user --map-root-user true 2>/dev/null; then echo unshare --user --map-root-user; fi)
 test-cluster: build setup-ray
 	@ns="$(NAMESPACES)"; if [ -z "$$ns" ]; then echo "make $@: skipped: this kernel gives no user namespaces without root (run it as root)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; \
-	else run() { timeout 600 $$ns --net --pid --fork --mount-proc bash cluster/test_cluster.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV); }; \
-	run || { echo "make $@: the cluster test failed; running it once more (its node-kill step has stopped without a FAIL line in 2 of 5 runs, under investigation)"; run; }; fi
+	else timeout 600 $$ns --net --pid --fork --mount-proc bash cluster/test_cluster.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV); fi
 # The figures of cluster/MEASURED.md: a pure-MCTS balance study on one core locally and on two
 # one-core Ray nodes, and Ray's start-up time.
 measure-cluster: build setup-ray

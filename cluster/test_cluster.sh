@@ -5,8 +5,9 @@
 # self-play generation and a match through the driver must equal the single-machine runs byte for
 # byte, also when the second node is killed in the middle of a job.
 # Usage: test_cluster.sh TAVLEI_BINARY VENV
-set -euo pipefail
-# a command that stops the test names itself (set -e alone exits without a word)
+set -Eeuo pipefail
+# a command that stops the test names itself (set -e alone exits without a word; -E lets the
+# trap see failures inside functions too)
 trap 'echo "FAIL line $LINENO: $BASH_COMMAND (exit $?)" >&2' ERR
 ip link set lo up
 REPO=$(cd "$(dirname "$0")/.." && pwd)
