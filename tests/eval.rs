@@ -187,6 +187,98 @@ fn ladder_ranks_search_above_random() {
         .all(|r| r.low <= r.elo && r.elo <= r.high));
 }
 
+/// The first `plies` moves of a game, as text.
+fn opening_of(game: &tavlei::eval::GameResult, plies: usize) -> String {
+    game.moves[..plies].join(" ")
+}
+
+#[test]
+fn match_pairs_start_from_distinct_openings_each_played_twice() {
+    let (report, games) = run_match(
+        &start(),
+        &mut agents(&["random", "random"]),
+        12,
+        None,
+        &PlayOptions::default(),
+        3,
+        &mut |_| {},
+    );
+    let used = report.openings.expect("Brandubh has fixed openings");
+    assert_eq!(used.plies, 2);
+    assert!(used.available >= 12, "{used:?}");
+    let mut openings = std::collections::HashSet::new();
+    for pair in games.chunks(2) {
+        // both games of a pair from the same opening, sides swapped
+        assert_eq!(opening_of(&pair[0], 2), opening_of(&pair[1], 2));
+        assert_eq!(pair[0].attacker, pair[1].defender);
+        openings.insert(opening_of(&pair[0], 2));
+    }
+    assert_eq!(openings.len(), 12, "no two pairs share an opening");
+    // each one a class representative of the distinct two-ply openings (random plies would not
+    // be, nearly always), so no two pairs' openings are mirror images either
+    let representatives: std::collections::HashSet<String> =
+        tavlei::rules::openings::distinct_openings(&start(), 2)
+            .expect("fixed openings")
+            .into_iter()
+            .map(|line| {
+                let mut pos = start();
+                let text: Vec<String> = line.into_iter().map(|mv| pos.play_recorded(mv)).collect();
+                text.join(" ")
+            })
+            .collect();
+    assert!(openings.is_subset(&representatives), "{openings:?}");
+    // another seed draws other openings
+    let (_, other) = run_match(
+        &start(),
+        &mut agents(&["random", "random"]),
+        12,
+        None,
+        &PlayOptions::default(),
+        4,
+        &mut |_| {},
+    );
+    let others: std::collections::HashSet<String> =
+        other.iter().map(|g| opening_of(g, 2)).collect();
+    assert_ne!(openings, others);
+    // no openings asked for: the report says none were drawn
+    let opts = PlayOptions {
+        opening_plies: 0,
+        ..PlayOptions::default()
+    };
+    let (report, _) = run_match(
+        &start(),
+        &mut agents(&["random", "random"]),
+        2,
+        None,
+        &opts,
+        3,
+        &mut |_| {},
+    );
+    assert_eq!(report.openings, None);
+}
+
+#[test]
+fn every_two_agents_of_a_ladder_meet_on_the_same_openings() {
+    let (report, games) = run_ladder(
+        &start(),
+        &mut agents(&["random", "mcts:4", "mcts:8"]),
+        5,
+        &PlayOptions::default(),
+        2,
+        &mut |_| {},
+    )
+    .expect("a ladder of valid games rates");
+    assert_eq!(report.openings.map(|o| o.plies), Some(2));
+    let per_matchup: Vec<Vec<String>> = games
+        .chunks(10)
+        .map(|m| m.iter().step_by(2).map(|g| opening_of(g, 2)).collect())
+        .collect();
+    assert_eq!(per_matchup.len(), 3);
+    assert!(per_matchup.iter().all(|m| *m == per_matchup[0]));
+    let distinct: std::collections::HashSet<&String> = per_matchup[0].iter().collect();
+    assert_eq!(distinct.len(), 5);
+}
+
 #[test]
 fn balance_reports_shares_and_resumes_from_saved_games() {
     let tmp = tempfile::tempdir().expect("temp dir");

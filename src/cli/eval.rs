@@ -30,7 +30,10 @@ pub struct PlayArgs {
     /// Games in flight at once (their network evaluations are batched).
     #[arg(long, default_value_t = 32)]
     concurrent: usize,
-    /// Uniformly random plies at the start of each game (the same for both games of a pair).
+    /// Plies of each game's opening: drawn without replacement from the variant's distinct
+    /// openings of at least this many plies (up to symmetry; longer ones only when too few), one
+    /// a pair in matches and ladders. Dice variants play this many random plies instead; 0 starts
+    /// every game from the start position. Default 2.
     #[arg(long)]
     opening_plies: Option<u32>,
     /// Moves are sampled from the search with this temperature for the first --temperature-plies.
@@ -177,7 +180,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         return Ok(());
     }
     let mut agents = load_agents(&specs, &v, &args.play)?;
-    let opts = args.play.options(4, 8)?;
+    let opts = args.play.options(2, 8)?;
     if let (Some(units), Some(dir)) = (args.units, &args.out) {
         let games = play_pairs(
             &Position::start(&v),
@@ -257,6 +260,13 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     println!("score of A: {:.3}", r.score);
     println!("Elo of A over B: {:+.0} (95% {:+.0} .. {:+.0}) from pairs; {:+.0} ({:+.0} .. {:+.0}) from games", r.elo_pairs.elo, r.elo_pairs.low, r.elo_pairs.high, r.elo_games.elo, r.elo_games.low, r.elo_games.high);
     println!("pair scores 0 / 0.5 / 1 / 1.5 / 2: {:?}", r.pentanomial);
+    match r.openings {
+        Some(o) => println!(
+            "openings: a distinct {}-ply opening a pair, drawn from the {} there are up to symmetry",
+            o.plies, o.available
+        ),
+        None => println!("openings: random plies (no fixed openings drawn)"),
+    }
     print!("{}", tavlei::eval::clock::describe(&r.clock));
     if let Some(s) = &r.sprt {
         println!(
@@ -308,7 +318,7 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         &Position::start(&v),
         &mut agents,
         args.pairs,
-        &args.play.options(4, 8)?,
+        &args.play.options(2, 8)?,
         args.play.seed,
         &mut |_| progress.inc(1),
     )?;
@@ -493,7 +503,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         return print_balance_plan(&studies, &games_dir);
     }
     let device = args.play.device.resolve()?;
-    let opts = args.play.options(0, 6)?;
+    let opts = args.play.options(2, 6)?;
     if let Some(unit) = args.units {
         let s = studies.get(unit.study).with_context(|| {
             format!(

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
-use super::openings::{draw_openings, DrawnOpenings, OpeningsUsed};
+use super::openings::{evaluation_openings, DrawnOpenings, OpeningsUsed};
 use super::stats::{
     balance_ratio, equivalence, trend, wilson, Equivalence, Level, Ratio, Trend, Z95,
 };
@@ -270,10 +270,7 @@ pub fn balance_openings(
     opts: &PlayOptions,
     seed: u64,
 ) -> Option<DrawnOpenings> {
-    if opts.opening_plies == 0 {
-        return None; // asked for games from the start position itself
-    }
-    draw_openings(start, games, opts.opening_plies, seed)
+    evaluation_openings(start, games, opts.opening_plies, seed)
 }
 
 /// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, from the

@@ -2,11 +2,14 @@
 //! cancels) with Elo, pentanomial statistics and SPRT; and round-robin ladders rated by
 //! Bradley–Terry.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::agent::Agent;
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
+use super::openings::{evaluation_openings, OpeningsUsed};
 use super::stats::{
     elo_interval_trinomial, sprt_bounds, sprt_llr, try_bradley_terry, BradleyTerryOptions,
     EloEstimate, Pentanomial, Rating, SprtDecision, StatsError, Z95,
@@ -123,7 +126,33 @@ pub struct MatchReport {
     /// How well each timed agent kept to its clock (none without time budgets).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clock: Vec<ClockOverrun>,
+    /// The openings the pairs started from, one distinct opening a pair (none: random plies,
+    /// as in dice variants and in reports written before openings were drawn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsUsed>,
 }
+
+/// `opts` with the openings of a match or ladder of `pairs` pairs: drawn without replacement
+/// (`evaluation_openings`), pair `p` taking the `p % len`-th, so a match's pairs do not repeat
+/// each other, every two agents of a ladder meet on the same openings and a cluster unit plays
+/// the openings the whole match would.
+fn with_pair_openings(
+    start: &Position,
+    pairs: u64,
+    opts: &PlayOptions,
+    seed: u64,
+) -> (PlayOptions, Option<OpeningsUsed>) {
+    let drawn = evaluation_openings(start, pairs, opts.opening_plies, seed ^ OPENINGS_SEED);
+    let used = drawn.as_ref().map(|d| d.used());
+    let opts = PlayOptions {
+        openings: Arc::new(drawn.map_or_else(Vec::new, |d| d.lines)),
+        ..opts.clone()
+    };
+    (opts, used)
+}
+
+/// Keeps the draw of a match's openings apart from its pairs' own seeds.
+const OPENINGS_SEED: u64 = 0x6F70_656E_696E_6773;
 
 /// The seed of pair `pair` (its opening) and of each of its games.
 fn pair_seeds(seed: u64, pair: u64) -> (u64, u64, u64) {
@@ -135,26 +164,35 @@ fn pair_seeds(seed: u64, pair: u64) -> (u64, u64, u64) {
     )
 }
 
-/// The games of `pairs` pairs between agents `i` and `j`, ids from `first_id`.
-pub fn pair_setups(i: usize, j: usize, pairs: u64, first_id: u64, seed: u64) -> Vec<GameSetup> {
+/// The games of `pairs` pairs between agents `i` and `j`, ids from `first_id`; with `openings`
+/// fixed openings (`PlayOptions::openings`), pair `p` starts both its games from the
+/// `p % openings`-th, otherwise from random plies of its own.
+pub fn pair_setups(
+    (i, j): (usize, usize),
+    pairs: u64,
+    first_id: u64,
+    seed: u64,
+    openings: usize,
+) -> Vec<GameSetup> {
     (0..pairs)
         .flat_map(|p| {
-            let (opening, s1, s2) = pair_seeds(seed ^ ((i as u64) << 32 | j as u64), p);
+            let (opening_seed, s1, s2) = pair_seeds(seed ^ ((i as u64) << 32 | j as u64), p);
+            let opening = (openings > 0).then(|| (p % openings as u64) as usize);
             [
                 GameSetup {
                     id: first_id + 2 * p,
                     attacker: i,
                     defender: j,
-                    opening_seed: opening,
-                    opening: None,
+                    opening_seed,
+                    opening,
                     seed: s1,
                 },
                 GameSetup {
                     id: first_id + 2 * p + 1,
                     attacker: j,
                     defender: i,
-                    opening_seed: opening,
-                    opening: None,
+                    opening_seed,
+                    opening,
                     seed: s2,
                 },
             ]
@@ -221,6 +259,7 @@ pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -
         as_defender,
         sprt,
         clock: clock_overruns(results, &[a.to_string(), b.to_string()]),
+        openings: None,
     }
 }
 
@@ -247,11 +286,12 @@ pub fn play_pairs(
     opts: &PlayOptions,
     seed: u64,
 ) -> Vec<GameResult> {
-    let setups: Vec<GameSetup> = pair_setups(0, 1, pairs, 0, seed)
+    let (opts, _) = with_pair_openings(start, pairs, opts, seed);
+    let setups: Vec<GameSetup> = pair_setups((0, 1), pairs, 0, seed, opts.openings.len())
         .into_iter()
         .filter(|s| only.contains(&(s.id / 2)))
         .collect();
-    play_games(start, agents, &setups, opts, &mut |_| true)
+    play_games(start, agents, &setups, &opts, &mut |_| true)
 }
 
 /// `run_match` with some of its games already played (gathered from a cluster's units): they are
@@ -272,7 +312,8 @@ pub fn run_match_stored(
     stored.sort_by_key(|r| r.id);
     stored.dedup_by_key(|r| r.id);
     let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
-    let setups: Vec<GameSetup> = pair_setups(0, 1, pairs, 0, seed)
+    let (opts, openings) = with_pair_openings(start, pairs, opts, seed);
+    let setups: Vec<GameSetup> = pair_setups((0, 1), pairs, 0, seed, opts.openings.len())
         .into_iter()
         .filter(|s| !have.contains(&s.id))
         .collect();
@@ -302,7 +343,7 @@ pub fn run_match_stored(
         }
     }
     if going {
-        results.extend(play_games(start, agents, &setups, opts, &mut on_result));
+        results.extend(play_games(start, agents, &setups, &opts, &mut on_result));
     }
     results.sort_by_key(|r| r.id);
     // an early stop leaves some pairs half played: they do not count
@@ -312,6 +353,7 @@ pub fn run_match_stored(
     if stopped.is_some() {
         report.sprt = stopped;
     }
+    report.openings = openings;
     (report, results)
 }
 
@@ -332,6 +374,9 @@ pub struct LadderReport {
     /// How well each timed agent kept to its clock (none without time budgets).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clock: Vec<ClockOverrun>,
+    /// The openings every two agents' pairs started from (none: random plies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<OpeningsUsed>,
 }
 
 /// A round robin: every two agents play `pairs` pairs; Bradley–Terry ratings from all games.
@@ -344,14 +389,15 @@ pub fn run_ladder(
     progress: &mut dyn FnMut(&GameResult),
 ) -> Result<(LadderReport, Vec<GameResult>), StatsError> {
     let n = agents.len();
+    let (opts, openings) = with_pair_openings(start, pairs, opts, seed);
     let mut setups = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
             let first = setups.len() as u64;
-            setups.extend(pair_setups(i, j, pairs, first, seed));
+            setups.extend(pair_setups((i, j), pairs, first, seed, opts.openings.len()));
         }
     }
-    let results = play_games(start, agents, &setups, opts, &mut |r| {
+    let results = play_games(start, agents, &setups, &opts, &mut |r| {
         progress(r);
         true
     });
@@ -383,6 +429,7 @@ pub fn run_ladder(
     let names: Vec<String> = agents.iter().map(|a| a.spec.text.clone()).collect();
     let report = LadderReport {
         clock: clock_overruns(&results, &names),
+        openings,
         agents: names,
         ratings,
         scores,

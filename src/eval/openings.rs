@@ -69,6 +69,21 @@ pub fn draw_openings(
     })
 }
 
+/// The openings of `count` games or pairs of an evaluation: drawn without replacement from the
+/// distinct openings of at least `opening_plies` plies, seeded by `seed`. `None` where games
+/// start with random plies instead: dice variants, and `opening_plies` 0 (from the start position).
+pub fn evaluation_openings(
+    start: &Position,
+    count: u64,
+    opening_plies: u32,
+    seed: u64,
+) -> Option<DrawnOpenings> {
+    if opening_plies == 0 {
+        return None;
+    }
+    draw_openings(start, count, opening_plies, seed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
