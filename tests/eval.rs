@@ -261,22 +261,27 @@ fn match_pairs_start_from_distinct_openings_each_played_twice() {
 fn every_two_agents_of_a_ladder_meet_on_the_same_openings() {
     let (report, games) = run_ladder(
         &start(),
-        &mut agents(&["random", "mcts:4", "mcts:8"]),
-        5,
+        &mut agents(&["mcts:4", "mcts:6", "mcts:8"]),
+        6,
         &PlayOptions::default(),
         2,
         &mut |_| {},
     )
     .expect("a ladder of valid games rates");
     assert_eq!(report.openings.map(|o| o.plies), Some(2));
+    // the intervals are over pairs: the games' covariance scaled by the pairs' dispersion
+    let dispersion = report
+        .pair_dispersion
+        .expect("15 pairs of close agents tell");
+    assert!(dispersion.is_finite() && dispersion >= 0.0);
     let per_matchup: Vec<Vec<String>> = games
-        .chunks(10)
+        .chunks(12)
         .map(|m| m.iter().step_by(2).map(|g| opening_of(g, 2)).collect())
         .collect();
     assert_eq!(per_matchup.len(), 3);
     assert!(per_matchup.iter().all(|m| *m == per_matchup[0]));
     let distinct: std::collections::HashSet<&String> = per_matchup[0].iter().collect();
-    assert_eq!(distinct.len(), 5);
+    assert_eq!(distinct.len(), 6);
 }
 
 #[test]

@@ -373,9 +373,15 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "ladder on {}: {} games, Bradley-Terry ratings with 95% intervals",
+        "ladder on {}: {} games, Bradley-Terry ratings with 95% intervals {}",
         v.name(),
-        report.games
+        report.games,
+        match report.pair_dispersion {
+            Some(d) => format!(
+                "over pairs (their scores varied {d:.2} times as much as independent games)"
+            ),
+            None => "over games".into(),
+        }
     );
     print!("{}", render(&["agent", "Elo", "low", "high"], &rows));
     print!("{}", tavlei::eval::clock::describe(&report.clock));

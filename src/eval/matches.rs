@@ -11,8 +11,8 @@ use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
 use super::openings::{evaluation_openings, OpeningsUsed};
 use super::stats::{
-    elo_interval_trinomial, sprt_bounds, sprt_llr, try_bradley_terry, BradleyTerryOptions,
-    EloEstimate, Pentanomial, Rating, SprtDecision, StatsError, Z95,
+    elo_interval_trinomial, pair_dispersion, sprt_bounds, sprt_llr, try_bradley_terry,
+    BradleyTerryOptions, EloEstimate, Pentanomial, Rating, SprtDecision, StatsError, Z95,
 };
 use crate::rules::Position;
 
@@ -377,6 +377,11 @@ pub struct LadderReport {
     /// The openings every two agents' pairs started from (none: random plies).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings: Option<OpeningsUsed>,
+    /// How much the pairs' scores varied against independent games (`pair_dispersion`): the
+    /// ratings' intervals are over pairs, the games' covariance times this. None: over games
+    /// (too few pairs to tell, or a ladder stored before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_dispersion: Option<f64>,
 }
 
 /// A round robin: every two agents play `pairs` pairs; Bradley–Terry ratings from all games.
@@ -418,7 +423,31 @@ pub fn run_ladder(
             }
         }
     }
-    let ratings = try_bradley_terry(n, &matchups, &BradleyTerryOptions::default())?;
+    // each pair's points for its first agent, by matchup: games 2p and 2p+1 share an opening
+    let mut pairs: std::collections::BTreeMap<(usize, usize), Vec<f64>> = Default::default();
+    for game in results
+        .chunks(2)
+        .filter(|c| c.len() == 2 && c[0].id / 2 == c[1].id / 2)
+    {
+        let (i, j) = (
+            game[0].attacker.min(game[0].defender),
+            game[0].attacker.max(game[0].defender),
+        );
+        pairs
+            .entry((i, j))
+            .or_default()
+            .push(game[0].score_of(i) + game[1].score_of(i));
+    }
+    let pentanomials: Vec<Pentanomial> = pairs
+        .values()
+        .map(|points| Pentanomial::from_pair_scores(points))
+        .collect();
+    let dispersion = pair_dispersion(&pentanomials);
+    let options = BradleyTerryOptions {
+        variance_scale: dispersion.unwrap_or(1.0),
+        ..BradleyTerryOptions::default()
+    };
+    let ratings = try_bradley_terry(n, &matchups, &options)?;
     let scores = (0..n)
         .map(|i| {
             (0..n)
@@ -430,6 +459,7 @@ pub fn run_ladder(
     let report = LadderReport {
         clock: clock_overruns(&results, &names),
         openings,
+        pair_dispersion: dispersion,
         agents: names,
         ratings,
         scores,

@@ -17,7 +17,8 @@ pub struct GenerationLadder {
     /// The generations rated, in the order of `ratings`.
     pub generations: Vec<u32>,
     /// Each generation's Elo minus generation 0's, with the interval of that difference (from
-    /// the fit's full covariance, so generation 0's own uncertainty is in it). Ladders stored
+    /// the fit's full covariance, so generation 0's own uncertainty is in it, scaled by the
+    /// pairs' dispersion, `report.pair_dispersion`, so it is over pairs). Ladders stored
     /// before this shifted the mean-centred intervals instead, which left it out.
     pub ratings: Vec<Rating>,
     pub pairs: u64,
@@ -37,7 +38,12 @@ fn relative_to_first(report: &LadderReport, pairs: u64) -> Result<Vec<Rating>, P
             }
         }
     }
-    ratings_relative_to(n, &results, 0, &BradleyTerryOptions::default())
+    // intervals over pairs where the ladder measured their dispersion
+    let options = BradleyTerryOptions {
+        variance_scale: report.pair_dispersion.unwrap_or(1.0),
+        ..BradleyTerryOptions::default()
+    };
+    ratings_relative_to(n, &results, 0, &options)
         .map_err(|e| crate::eval::EvalError::from(e).into())
 }
 

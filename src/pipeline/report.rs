@@ -276,8 +276,16 @@ pub fn write_report(
     }
     if let Some(l) = ladder {
         md += &format!(
-            "\n## Ladder of the measured generations\n\nEvery two networks played {} pairs at {} simulations ({} games); Bradley-Terry ratings as differences to generation 0, each with the 95% interval of that difference.\n\n| generation | Elo |\n| --- | --- |\n",
-            l.pairs, eval.simulations, l.report.games
+            "\n## Ladder of the measured generations\n\nEvery two networks played {} pairs at {} simulations ({} games); Bradley-Terry ratings as differences to generation 0, each with the 95% interval of that difference{}.\n\n| generation | Elo |\n| --- | --- |\n",
+            l.pairs,
+            eval.simulations,
+            l.report.games,
+            match l.report.pair_dispersion {
+                Some(d) => format!(
+                    ", over pairs (the pairs' scores varied {d:.2} times as much as independent games would)"
+                ),
+                None => ", over games".into(),
+            }
         );
         for (g, r) in l.generations.iter().zip(&l.ratings) {
             md += &format!("| {g} | {:+.0} [{:+.0}, {:+.0}] |\n", r.elo, r.low, r.high);

@@ -38,6 +38,9 @@ pub struct BradleyTerryOptions {
     pub max_iterations: usize,
     /// Convergence: the largest Newton step, in natural-log strength units. Default 1e-10.
     pub tolerance: f64,
+    /// Factor of the ratings' covariance: 1 treats every game as independent; the dispersion
+    /// of paired games (`pair_dispersion`) makes the intervals those of the pairs. Default 1.
+    pub variance_scale: f64,
 }
 
 impl Default for BradleyTerryOptions {
@@ -47,6 +50,7 @@ impl Default for BradleyTerryOptions {
             z: Z95,
             max_iterations: 200,
             tolerance: 1e-10,
+            variance_scale: 1.0,
         }
     }
 }
@@ -89,7 +93,11 @@ pub fn try_bradley_terry(
         .map(|i| {
             // (C Σ C)_ii = Σ_ii − 2 mean_j Σ_ij + mean_jk Σ_jk  (Σ is symmetric)
             let var = sigma[i * n + i] - 2.0 * row_means[i] + grand_mean;
-            Rating::of_strength(theta[i] - mean_theta, var, options.z)
+            Rating::of_strength(
+                theta[i] - mean_theta,
+                var * options.variance_scale,
+                options.z,
+            )
         })
         .collect())
 }
@@ -117,7 +125,7 @@ pub fn ratings_relative_to(
     Ok((0..n)
         .map(|i| {
             let var = sigma[i * n + i] + sigma[r * n + r] - 2.0 * sigma[i * n + r];
-            Rating::of_strength(theta[i] - theta[r], var, options.z)
+            Rating::of_strength(theta[i] - theta[r], var * options.variance_scale, options.z)
         })
         .collect())
 }
@@ -141,6 +149,13 @@ fn fit(
             name: "z",
             value: options.z,
             expected: "a finite quantile >= 0",
+        });
+    }
+    if !(options.variance_scale.is_finite() && options.variance_scale >= 0.0) {
+        return Err(StatsError::InvalidParameter {
+            name: "variance_scale",
+            value: options.variance_scale,
+            expected: "a finite factor >= 0",
         });
     }
     if !(options.tolerance.is_finite() && options.tolerance > 0.0) {
@@ -591,5 +606,38 @@ mod tests {
                 prop_assert!((r[k].high - s[3 - k].high).abs() < 1e-6);
             }
         }
+    }
+
+    #[test]
+    fn variance_scale_widens_every_interval_by_its_square_root() {
+        let results = [(0, 1, 6.0, 10.0), (1, 2, 7.0, 10.0), (0, 2, 8.0, 10.0)];
+        let plain =
+            ratings_relative_to(3, &results, 0, &BradleyTerryOptions::default()).expect("fits");
+        let scaled = ratings_relative_to(
+            3,
+            &results,
+            0,
+            &BradleyTerryOptions {
+                variance_scale: 4.0,
+                ..BradleyTerryOptions::default()
+            },
+        )
+        .expect("fits");
+        for (p, s) in plain.iter().zip(&scaled).skip(1) {
+            assert!((p.elo - s.elo).abs() < 1e-9, "the ratings stay");
+            let (hp, hs) = (p.high - p.elo, s.high - s.elo);
+            assert!((hs - 2.0 * hp).abs() < 1e-9, "{hp} -> {hs}");
+        }
+        let bad = BradleyTerryOptions {
+            variance_scale: f64::NAN,
+            ..BradleyTerryOptions::default()
+        };
+        assert!(matches!(
+            try_bradley_terry(3, &results, &bad),
+            Err(StatsError::InvalidParameter {
+                name: "variance_scale",
+                ..
+            })
+        ));
     }
 }

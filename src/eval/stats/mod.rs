@@ -41,7 +41,7 @@ pub use elo::{
     elo_from_score, elo_interval_trinomial, elo_interval_trinomial_z, score_from_elo, EloEstimate,
 };
 pub use equivalence::{equivalence, Equivalence, Z90};
-pub use pentanomial::Pentanomial;
+pub use pentanomial::{pair_dispersion, Pentanomial};
 pub use proportion::{balance_ratio, wilson, Ratio};
 pub use sprt::{sprt_bounds, sprt_llr, validate_sprt, SprtDecision};
 pub use trend::{trend, Level, Trend};

@@ -99,6 +99,41 @@ impl Pentanomial {
     }
 }
 
+/// How much more (above 1) or less (below 1) the pair scores of several matchups vary than
+/// two independent games each would: Pearson's dispersion factor, the pairs' squared deviations
+/// from their matchup's mean over what independent games of that mean score would give,
+/// `φ = Σ_m Σ_k (s_k − s̄_m)² / Σ_m (n_m − 1) · 2 p̂_m (1 − p̂_m)` with `s` a pair's points and
+/// `p̂_m = s̄_m / 2`. Variances computed as if every game were independent, times `φ`, are
+/// variances over pairs (quasi-likelihood). `None` where the pairs cannot tell: fewer than
+/// [`DISPERSION_MIN_DF`] degrees of freedom (`Σ (n_m − 1)` over matchups whose mean score is
+/// neither 0 nor 1), where a few pairs that split by chance would shrink every interval to
+/// nothing.
+pub fn pair_dispersion(matchups: &[Pentanomial]) -> Option<f64> {
+    let mut deviations = 0.0;
+    let mut expected = 0.0;
+    let mut freedom = 0.0;
+    for m in matchups {
+        let n = m.pairs() as f64;
+        if n < 2.0 {
+            continue;
+        }
+        let points = |k: usize| k as f64 / 2.0;
+        let mean = (0..5).map(|k| points(k) * m.counts[k] as f64).sum::<f64>() / n;
+        deviations += (0..5)
+            .map(|k| (points(k) - mean).powi(2) * m.counts[k] as f64)
+            .sum::<f64>();
+        let p = mean / 2.0;
+        if p > 0.0 && p < 1.0 {
+            expected += (n - 1.0) * 2.0 * p * (1.0 - p);
+            freedom += n - 1.0;
+        }
+    }
+    (freedom >= DISPERSION_MIN_DF).then(|| deviations / expected)
+}
+
+/// The fewest degrees of freedom `pair_dispersion` estimates from.
+pub const DISPERSION_MIN_DF: f64 = 10.0;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +213,28 @@ mod tests {
             prop_assert!(llr.is_finite());
             prop_assert!((llr + mirrored).abs() <= 1e-9 * (1.0 + llr.abs()));
         }
+    }
+
+    #[test]
+    fn pair_dispersion_pools_the_matchups_deviations_over_independent_games() {
+        // ten pairs 2, 0, 2, 0, ...: mean 1 point, deviations 10; independent games: 9 * 2 * 0.25
+        let split = Pentanomial::new([5, 0, 0, 0, 5]);
+        // ten pairs 1-1: no deviation, the same expectation
+        let even = Pentanomial::new([0, 0, 10, 0, 0]);
+        let d = pair_dispersion(&[split, even]).expect("18 degrees of freedom");
+        assert!((d - 10.0 / 9.0).abs() < 1e-12, "{d}");
+        // with another matchup: four pairs of 1 point, four of 1.5, two of 2: mean 1.4, p 0.7
+        let mixed = Pentanomial::new([0, 0, 4, 4, 2]);
+        let dev = 4.0 * 0.4f64.powi(2) + 4.0 * 0.1f64.powi(2) + 2.0 * 0.6f64.powi(2);
+        let want = (10.0 + dev) / (9.0 * 2.0 * 0.25 + 9.0 * 2.0 * 0.7 * 0.3);
+        let d = pair_dispersion(&[split, mixed]).expect("informative");
+        assert!((d - want).abs() < 1e-12, "{d} vs {want}");
+        // nine degrees of freedom are too few; a matchup one side won every game adds none
+        assert_eq!(pair_dispersion(&[split]), None);
+        assert_eq!(
+            pair_dispersion(&[split, Pentanomial::new([0, 0, 0, 0, 20])]),
+            None
+        );
+        assert_eq!(pair_dispersion(&[]), None);
     }
 }
