@@ -16,7 +16,9 @@
 //! the turn number passes its MAX_TURNS, 140, found by this test at ply 142). The reference runs
 //! with `--repeat-moves`, which lifts its repetition rule. So the only statuses the engines may
 //! disagree on are our repetition loss, our length caps and its length cap, and the test checks
-//! that is why.
+//! that is why. One more rule is the server's own: it adjudicates a win for the attackers once
+//! the king cannot get to a corner any more and few defenders are left (`can_not_escape`); the
+//! test accepts that ending where the king has no path of empty squares to a corner.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -141,8 +143,41 @@ struct GameSummary {
     plies: usize,
     captures: usize,
     status: String,
-    /// Ended by a rule only tavlei has (repetition loss, length cap).
+    /// Ended by a rule only one engine has (our repetition loss and length caps, its length cap
+    /// and its adjudication of a king who cannot escape).
     repetition_difference: bool,
+}
+
+/// Whether the king could walk to a corner over empty squares (the reference's adjudication,
+/// `can_not_escape`, gives the attackers the game once the corners are closed off to him and few
+/// defenders are left: a rule of the hnefatafl.org server that our preset does not have; found by
+/// this test in a game that ended with the king alone behind closed corners).
+fn king_reaches_a_corner(board: &[char]) -> bool {
+    let Some(king) = board.iter().position(|&c| c == 'K') else {
+        return false;
+    };
+    let mut seen = vec![false; board.len()];
+    let mut stack = vec![king];
+    seen[king] = true;
+    while let Some(i) = stack.pop() {
+        if [0, 10, 110, 120].contains(&i) {
+            return true;
+        }
+        let (rank, file) = (i / 11, i % 11);
+        let neighbours = [
+            (rank > 0).then(|| i - 11),
+            (rank < 10).then(|| i + 11),
+            (file > 0).then(|| i - 1),
+            (file < 10).then(|| i + 1),
+        ];
+        for n in neighbours.into_iter().flatten() {
+            if !seen[n] && board[n] == '.' {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    false
 }
 
 /// One game, tavlei playing `tavlei_role`; every move's captures and the status checked.
@@ -171,6 +206,8 @@ fn play_game(reference: &str, tavlei_role: &str) -> GameSummary {
         repetition_difference: false,
     };
     let mut board = ours.board();
+    // the moves so far, for a failure to name the game (tavlei's timed moves vary run to run)
+    let mut moves: Vec<String> = Vec::new();
     while summary.plies < 400 {
         let to_move = if summary.plies.is_multiple_of(2) {
             "attacker"
@@ -214,6 +251,7 @@ fn play_game(reference: &str, tavlei_role: &str) -> GameSummary {
         board = mover_board;
         pos.play(&format!("{from}-{to}"))
             .expect("legal for the library too");
+        moves.push(format!("{from}-{to}"));
         summary.plies += 1;
         summary.captures += sorted(&other_captures).len();
         let (a, b) = (
@@ -227,10 +265,13 @@ fn play_game(reference: &str, tavlei_role: &str) -> GameSummary {
             let ours_only =
                 matches!(reason, Some(Reason::Repetition | Reason::LengthCap)) && b == "ongoing";
             let theirs_only = a == "ongoing" && b == "draw" && summary.plies > REFERENCE_MAX_TURNS;
+            let theirs_adjudicated =
+                a == "ongoing" && b == "attacker_wins" && !king_reaches_a_corner(&board);
             assert!(
-                ours_only || theirs_only,
-                "ply {}: tavlei says {a} ({reason:?}), the reference {b}",
-                summary.plies
+                ours_only || theirs_only || theirs_adjudicated,
+                "ply {}: tavlei says {a} ({reason:?}), the reference {b}; the game: {}",
+                summary.plies,
+                moves.join(" ")
             );
             summary.repetition_difference = true;
             summary.status = format!("tavlei {a}, the reference {b}");
@@ -258,11 +299,40 @@ fn complete_copenhagen_games_agree_with_the_reference_engine() {
             game.captures,
             game.status,
             if game.repetition_difference {
-                " (a repetition rule or length cap only one of them has)"
+                " (a rule only one of them has: a repetition loss, a length cap or an adjudication)"
             } else {
                 ""
             }
         );
         assert!(game.plies > 0);
     }
+}
+
+/// An HTP board from its ranks, 11 first (as `show_board` draws it).
+fn board_of(ranks: [&str; 11]) -> Vec<char> {
+    ranks.iter().rev().flat_map(|r| r.chars()).collect()
+}
+
+#[test]
+fn a_king_behind_closed_corners_cannot_reach_one() {
+    // the end of the game in which the reference adjudicated a win for the attackers: the king
+    // alone at j8, free to step to the edge but not to a corner
+    let mut closed = [
+        "..A...A..A.",
+        "..........A",
+        "...A.....AA",
+        "........AK.",
+        "A........A.",
+        "......A...A",
+        "....A......",
+        "..........A",
+        "A.....A....",
+        "..A........",
+        ".A...A.....",
+    ];
+    assert!(!king_reaches_a_corner(&board_of(closed)));
+    // the attacker at k10 gone: k11 is open to him
+    closed[1] = "...........";
+    closed[2] = "...A.....A.";
+    assert!(king_reaches_a_corner(&board_of(closed)));
 }
