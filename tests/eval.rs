@@ -192,17 +192,22 @@ fn opening_of(game: &tavlei::eval::GameResult, plies: usize) -> String {
     game.moves[..plies].join(" ")
 }
 
+/// A match of two random players on Brandubh.
+fn random_match(
+    pairs: u64,
+    opts: &PlayOptions,
+    seed: u64,
+) -> (
+    tavlei::eval::matches::MatchReport,
+    Vec<tavlei::eval::GameResult>,
+) {
+    let mut players = agents(&["random", "random"]);
+    run_match(&start(), &mut players, pairs, None, opts, seed, &mut |_| {})
+}
+
 #[test]
 fn match_pairs_start_from_distinct_openings_each_played_twice() {
-    let (report, games) = run_match(
-        &start(),
-        &mut agents(&["random", "random"]),
-        12,
-        None,
-        &PlayOptions::default(),
-        3,
-        &mut |_| {},
-    );
+    let (report, games) = random_match(12, &PlayOptions::default(), 3);
     let used = report.openings.expect("Brandubh has fixed openings");
     assert_eq!(used.plies, 2);
     assert!(used.available >= 12, "{used:?}");
@@ -228,15 +233,7 @@ fn match_pairs_start_from_distinct_openings_each_played_twice() {
             .collect();
     assert!(openings.is_subset(&representatives), "{openings:?}");
     // another seed draws other openings
-    let (_, other) = run_match(
-        &start(),
-        &mut agents(&["random", "random"]),
-        12,
-        None,
-        &PlayOptions::default(),
-        4,
-        &mut |_| {},
-    );
+    let (_, other) = random_match(12, &PlayOptions::default(), 4);
     let others: std::collections::HashSet<String> =
         other.iter().map(|g| opening_of(g, 2)).collect();
     assert_ne!(openings, others);
@@ -245,16 +242,7 @@ fn match_pairs_start_from_distinct_openings_each_played_twice() {
         opening_plies: 0,
         ..PlayOptions::default()
     };
-    let (report, _) = run_match(
-        &start(),
-        &mut agents(&["random", "random"]),
-        2,
-        None,
-        &opts,
-        3,
-        &mut |_| {},
-    );
-    assert_eq!(report.openings, None);
+    assert_eq!(random_match(2, &opts, 3).0.openings, None);
 }
 
 #[test]
