@@ -424,7 +424,7 @@ pub fn run_ladder(
         }
     }
     // each pair's points for its first agent, by matchup: games 2p and 2p+1 share an opening
-    let mut pairs: std::collections::BTreeMap<(usize, usize), Vec<f64>> = Default::default();
+    let mut pair_points: std::collections::BTreeMap<(usize, usize), Vec<f64>> = Default::default();
     for game in results
         .chunks(2)
         .filter(|c| c.len() == 2 && c[0].id / 2 == c[1].id / 2)
@@ -433,12 +433,12 @@ pub fn run_ladder(
             game[0].attacker.min(game[0].defender),
             game[0].attacker.max(game[0].defender),
         );
-        pairs
+        pair_points
             .entry((i, j))
             .or_default()
             .push(game[0].score_of(i) + game[1].score_of(i));
     }
-    let pentanomials: Vec<Pentanomial> = pairs
+    let pentanomials: Vec<Pentanomial> = pair_points
         .values()
         .map(|points| Pentanomial::from_pair_scores(points))
         .collect();
