@@ -1,5 +1,5 @@
 //! Lets every binary built from this crate find libtorch at run time without `LD_LIBRARY_PATH`,
-//! and links the CUDA half of libtorch when the installed torch has one.
+//! and tells it where the CUDA half of libtorch is when the installed torch has one.
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -26,13 +26,15 @@ fn main() {
         return;
     };
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
-    // Rust links with --as-needed, which would drop libtorch_cuda (nothing references it by
-    // symbol) and leave CUDA invisible on a GPU machine: force it in when present.
+    // libtorch_cuda is not linked (Rust links with --as-needed and nothing names its symbols):
+    // nn::device loads it at run time where a GPU driver is, so CPU-only machines do not pay
+    // for loading it in every process.
     let cuda = lib_dir.join("libtorch_cuda.so");
     if cuda.exists() {
-        println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
-        println!("cargo:rustc-link-arg={}", cuda.display());
-        println!("cargo:rustc-link-arg=-Wl,--as-needed");
+        println!(
+            "cargo:rustc-env=TAVLEI_TORCH_CUDA_LIBRARY={}",
+            cuda.display()
+        );
     }
 }
 

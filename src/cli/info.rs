@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use tavlei::nn::device::DeviceChoice;
+use tavlei::nn::device::{cuda_loaded, gpu_driver_present, DeviceChoice};
 
 #[derive(Args)]
 pub struct InfoArgs {
@@ -13,12 +13,21 @@ pub struct InfoArgs {
 
 pub fn run(args: InfoArgs) -> Result<()> {
     println!("tavlei {}", env!("CARGO_PKG_VERSION"));
+    // resolving first: it loads libtorch's CUDA half where a GPU driver is (or cuda is asked for)
+    let device = args.device.resolve()?;
     println!(
-        "libtorch: CUDA available: {}, CUDA devices: {}",
+        "libtorch: CUDA library {}, CUDA available: {}, CUDA devices: {}",
+        if cuda_loaded() {
+            "loaded"
+        } else if gpu_driver_present() {
+            "not loadable"
+        } else {
+            "not loaded (no NVIDIA driver)"
+        },
         tch::Cuda::is_available(),
         tch::Cuda::device_count()
     );
-    println!("device for networks: {:?}", args.device.resolve()?);
+    println!("device for networks: {device:?}");
     println!("presets: {}", tavlei::rules::presets::PRESET_NAMES.len());
     Ok(())
 }

@@ -18,6 +18,7 @@ mod replay;
 mod rules;
 mod selfplay;
 mod train;
+mod tune;
 
 use std::io::IsTerminal;
 
@@ -82,6 +83,8 @@ enum Command {
     Ladder(eval::LadderArgs),
     /// Attacker/defender balance of variants, at one or several strengths.
     Balance(eval::BalanceArgs),
+    /// Fit the alpha-beta evaluation's weights to the outcomes of stored games (Texel's method).
+    Tune(tune::TuneArgs),
     /// The self-play loop: generations of self-play, training and evaluation (resumable).
     Pipeline(pipeline::PipelineArgs),
     /// Random games of every preset: outcome shares and the engine's speed, in one table.
@@ -100,6 +103,10 @@ enum Command {
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     init_logging(cli.verbose);
+    // a GPU machine gets libtorch's CUDA half before libtorch is first asked about CUDA
+    if tavlei::nn::device::gpu_driver_present() {
+        tavlei::nn::device::load_cuda();
+    }
     // before any tensor op: libtorch's defaults spin for cores they do not get
     tavlei::nn::threads::configure(
         cli.torch_threads.map(usize::from),
@@ -128,6 +135,7 @@ pub fn run() -> Result<()> {
         Command::Match(args) => eval::run_match_cmd(args),
         Command::Ladder(args) => eval::run_ladder_cmd(args),
         Command::Balance(args) => eval::run_balance_cmd(args),
+        Command::Tune(args) => tune::run(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Analyze(args) => analyze::run(args),

@@ -1,6 +1,15 @@
-//! `--device auto|cpu|cuda`: where networks run.
+//! `--device auto|cpu|cuda`: where networks run, and the loading of libtorch's CUDA half.
+//!
+//! The binary does not link `libtorch_cuda`: loading it and its CUDA libraries costs every process
+//! ~0.75 s and ~500 MB at start, on machines without a GPU too (the test suite starts hundreds of
+//! processes). It is loaded instead when a GPU driver is present or CUDA is asked for
+//! ([`load_cuda`]), before libtorch's first question about CUDA: libtorch decides once per process
+//! whether CUDA exists.
 
+use std::ffi::CString;
+use std::path::Path;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum DeviceChoice {
@@ -33,8 +42,47 @@ impl FromStr for DeviceChoice {
     }
 }
 
+/// Where `libtorch_cuda.so` was at build time (set by build.rs when the installed torch has one).
+const TORCH_CUDA_LIBRARY: Option<&str> = option_env!("TAVLEI_TORCH_CUDA_LIBRARY");
+
+static CUDA_LOADED: OnceLock<bool> = OnceLock::new();
+
+/// True when [`load_cuda`] has loaded libtorch's CUDA half (it does not try).
+pub fn cuda_loaded() -> bool {
+    CUDA_LOADED.get() == Some(&true)
+}
+
+/// True when an NVIDIA driver is loaded on this machine (cheap: no library is touched).
+pub fn gpu_driver_present() -> bool {
+    Path::new("/proc/driver/nvidia/version").exists()
+}
+
+/// Loads libtorch's CUDA half once per process (later calls return the first answer): true when
+/// it is loaded. Call it before anything asks libtorch about CUDA; the CLI does at start when
+/// [`gpu_driver_present`], and [`DeviceChoice::resolve`] does for `auto` (with a driver) and `cuda`.
+pub fn load_cuda() -> bool {
+    *CUDA_LOADED.get_or_init(|| {
+        let Some(path) = TORCH_CUDA_LIBRARY else {
+            return false;
+        };
+        let Ok(path) = CString::new(path) else {
+            return false;
+        };
+        // SAFETY: a NUL-terminated path; the library stays loaded for the life of the process
+        // (the handle is never closed), so nothing it registers can dangle.
+        let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        if handle.is_null() {
+            tracing::warn!("could not load {}: CUDA stays off", path.to_string_lossy());
+        }
+        !handle.is_null()
+    })
+}
+
 impl DeviceChoice {
     pub fn resolve(self) -> Result<tch::Device, DeviceError> {
+        if self == DeviceChoice::Cuda || (self == DeviceChoice::Auto && gpu_driver_present()) {
+            load_cuda();
+        }
         match self {
             DeviceChoice::Cpu => Ok(tch::Device::Cpu),
             DeviceChoice::Auto => Ok(tch::Device::cuda_if_available()),
