@@ -660,3 +660,100 @@ fn selfplay_with_a_teacher_writes_shards_that_data_inspect_reads() {
         assert!(!other.exists(), "{bad}: nothing is written");
     }
 }
+
+#[test]
+fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    stdout(&tavlei(&[
+        "--threads",
+        "2",
+        "balance",
+        "--variant",
+        "brandubh",
+        "--agent",
+        "ab:1",
+        "--games",
+        "24",
+        "--seed",
+        "3",
+        "--out",
+        &out("study"),
+    ]));
+    let text = stdout(&tavlei(&[
+        "tune",
+        "--variant",
+        "brandubh",
+        "--games",
+        &out("study/games"),
+        "--out",
+        &out("tuned"),
+        "--holdout",
+        "0.25",
+    ]));
+    assert!(text.contains("| weights after |"), "{text}");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("tuned/tune.json")).expect("tune.json"),
+    )
+    .expect("JSON");
+    let count = |k: &str| report[k].as_u64().expect(k);
+    assert_eq!(
+        count("games_train") + count("games_held_out") + count("duplicate_games"),
+        24
+    );
+    assert!(count("positions_train") > 0 && count("positions_held_out") > 0);
+    let loss = |which: &str| report[which]["train"].as_f64().expect(which);
+    // the fit minimises the training loss (its ridge is tiny): it cannot end above its start
+    assert!(loss("loss_after") <= loss("loss_before") + 1e-3, "{report}");
+    let tuned =
+        tavlei::search::alphabeta::AlphaBetaConfig::load(dir.path().join("tuned/alphabeta.toml"))
+            .expect("the tuned settings load");
+    assert_ne!(
+        tuned.eval,
+        tavlei::search::heuristic::EvalWeights::default()
+    );
+    let agent = format!("ab:1:eval={}", out("tuned/alphabeta.toml"));
+    let text = stdout(&tavlei(&[
+        "match",
+        "--variant",
+        "brandubh",
+        &agent,
+        "ab:1",
+        "--pairs",
+        "2",
+        "--seed",
+        "1",
+    ]));
+    assert!(text.contains("eval="), "{text}");
+
+    // a stored game with an illegal move: the file, the game and the ply are named
+    let bad = dir.path().join("bad.jsonl");
+    let store = std::fs::read_dir(dir.path().join("study/games"))
+        .expect("games")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .expect("a store");
+    let first = std::fs::read_to_string(store).expect("store");
+    let mut game: serde_json::Value =
+        serde_json::from_str(first.lines().next().expect("a game")).expect("JSON");
+    game["moves"][1] = serde_json::Value::from("a1-a2");
+    std::fs::write(&bad, format!("{game}\n")).expect("writes");
+    let failed = tavlei(&[
+        "tune",
+        "--variant",
+        "brandubh",
+        "--games",
+        &bad.display().to_string(),
+        "--out",
+        &out("bad"),
+        "--skip-plies",
+        "0",
+    ]);
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(!failed.status.success());
+    assert!(
+        err.contains("bad.jsonl") && err.contains("ply 1") && err.contains("a1-a2"),
+        "{err}"
+    );
+    assert!(!dir.path().join("bad/alphabeta.toml").exists());
+}

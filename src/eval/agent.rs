@@ -30,7 +30,7 @@ pub const RETIRED_IN: &str = "56237c3";
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K, an ab agent in :eval=FILE)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -67,6 +67,8 @@ pub struct AgentSpec {
     pub uct_only: bool,
     /// `:leaf=K`: leaves per network call, over the shared search settings.
     pub leaf_batch: Option<usize>,
+    /// `ab:B:eval=FILE`: the alpha-beta settings (weights) of FILE instead of the compiled ones.
+    pub alphabeta_config: Option<PathBuf>,
     /// The text it was parsed from.
     pub text: String,
 }
@@ -120,6 +122,15 @@ impl AgentSpec {
                 Some(_) => return Err(bad("only network agents take :leaf=K")),
                 None => None,
             };
+        let alphabeta_config = match parts.last().and_then(|p| p.strip_prefix("eval=")) {
+            Some(file) if parts.first() == Some(&"ab") => {
+                let file = PathBuf::from(file);
+                parts.pop();
+                Some(file)
+            }
+            Some(_) => return Err(bad("only ab agents take :eval=FILE")),
+            None => None,
+        };
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
         let uct_only = parts.first() == Some(&"mcts-uct");
         let (kind, budget, gumbel) = match parts.as_slice() {
@@ -142,6 +153,7 @@ impl AgentSpec {
             gumbel,
             uct_only,
             leaf_batch,
+            alphabeta_config,
             text: text.to_string(),
         })
     }
@@ -162,9 +174,10 @@ impl AgentSpec {
             AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
             AgentKind::AlphaBeta => format!("ab:{b}"),
         };
-        let text = match self.leaf_batch {
-            Some(k) => format!("{text}:leaf={k}"),
-            None => text,
+        let text = match (self.leaf_batch, &self.alphabeta_config) {
+            (Some(k), _) => format!("{text}:leaf={k}"),
+            (None, Some(file)) => format!("{text}:eval={}", file.display()),
+            (None, None) => text,
         };
         AgentSpec {
             budget: if self.kind == AgentKind::Random {
@@ -252,8 +265,17 @@ impl Agent {
                 Some(Box::new(NetworkEvaluator::new(net)))
             }
         };
-        let alphabeta = (spec.kind == AgentKind::AlphaBeta)
-            .then(|| AlphaBeta::new(AlphaBetaConfig::default(), seed));
+        let alphabeta = match (&spec.kind, &spec.alphabeta_config) {
+            (AgentKind::AlphaBeta, None) => Some(AlphaBeta::new(AlphaBetaConfig::default(), seed)),
+            (AgentKind::AlphaBeta, Some(file)) => {
+                let config = AlphaBetaConfig::load(file).map_err(|e| EvalError::BadSpec {
+                    spec: spec.text.clone(),
+                    reason: e.to_string(),
+                })?;
+                Some(AlphaBeta::new(config, seed))
+            }
+            _ => None,
+        };
         Ok(Agent {
             spec: spec.clone(),
             evaluator,
@@ -336,7 +358,19 @@ mod tests {
                 .text,
             "ab:t=100ms"
         );
+        let tuned = AgentSpec::parse("ab:t=40ms:eval=configs/alphabeta/brandubh.toml").expect("ok");
+        assert_eq!(
+            tuned.alphabeta_config.as_deref(),
+            Some(std::path::Path::new("configs/alphabeta/brandubh.toml"))
+        );
+        assert_eq!(
+            tuned.with_budget(Budget::Nodes(2)).text,
+            "ab:2:eval=configs/alphabeta/brandubh.toml"
+        );
         for bad in [
+            "mcts:8:eval=x.toml",
+            "net:a:8:eval=x.toml",
+            "ab:eval=x.toml",
             "",
             "ab",
             "ab:0",

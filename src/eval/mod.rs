@@ -10,6 +10,7 @@ pub mod matches;
 pub mod openings;
 pub mod stats;
 pub mod study;
+pub mod texel;
 
 pub use agent::{Agent, AgentSpec, EvalError};
 pub use arena::{play_games, GameResult, GameSetup, PlayOptions};

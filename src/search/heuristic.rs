@@ -31,6 +31,53 @@ pub struct EvalWeights {
     pub attacker_mobility: i32,
 }
 
+/// The weights in the order of [`EvalWeights::to_array`] and [`Heuristic::terms`].
+pub const WEIGHT_NAMES: [&str; 9] = [
+    "material",
+    "king_distance",
+    "escape_now",
+    "escape_fork",
+    "escape_line",
+    "king_routes",
+    "king_pressure",
+    "defender_mobility",
+    "attacker_mobility",
+];
+
+impl EvalWeights {
+    /// The weights in the order of [`WEIGHT_NAMES`].
+    pub fn to_array(&self) -> [f64; 9] {
+        [
+            self.material,
+            self.king_distance,
+            self.escape_now,
+            self.escape_fork,
+            self.escape_line,
+            self.king_routes,
+            self.king_pressure,
+            self.defender_mobility,
+            self.attacker_mobility,
+        ]
+        .map(f64::from)
+    }
+
+    /// Weights from values in the order of [`WEIGHT_NAMES`], rounded to integers.
+    pub fn from_array(w: &[f64; 9]) -> EvalWeights {
+        let r = |x: f64| x.round() as i32;
+        EvalWeights {
+            material: r(w[0]),
+            king_distance: r(w[1]),
+            escape_now: r(w[2]),
+            escape_fork: r(w[3]),
+            escape_line: r(w[4]),
+            king_routes: r(w[5]),
+            king_pressure: r(w[6]),
+            defender_mobility: r(w[7]),
+            attacker_mobility: r(w[8]),
+        }
+    }
+}
+
 impl Default for EvalWeights {
     fn default() -> Self {
         EvalWeights {
@@ -73,6 +120,8 @@ pub struct Heuristic {
     variant: Arc<Variant>,
     attacker_value: i32,
     defender_value: i32,
+    /// Attackers per defender at the start (what a defender is worth in attackers).
+    defender_ratio: f64,
     /// Manhattan distance to the nearest escape square, per square.
     escape_distance: Vec<i32>,
     /// Whether some escape square shares the square's rank or file (a cheap filter).
@@ -128,6 +177,7 @@ impl Heuristic {
             variant: variant.clone(),
             attacker_value,
             defender_value,
+            defender_ratio: f64::from(a0) / f64::from(d0),
             escape_distance,
             escape_aligned,
         }
@@ -175,6 +225,31 @@ impl Heuristic {
         } else {
             score
         }
+    }
+
+    /// What each weight multiplies, in the order of [`WEIGHT_NAMES`], from the attackers' point of
+    /// view: their dot product with the weights is the attackers' score before the clamp, up to
+    /// the integer rounding of the defenders' value and of the pressure term (Texel tuning fits
+    /// the weights on these).
+    pub fn terms(&self, pos: &Position, f: &Features) -> [f64; 9] {
+        let defenders_to_move = pos.side_to_move() == Side::Defenders;
+        let flag = |b: bool| -f64::from(u8::from(b));
+        let pressure = if f.needed > 0 {
+            f64::from(f.hostile_neighbours * f.hostile_neighbours) / f64::from(f.needed)
+        } else {
+            0.0
+        };
+        [
+            f64::from(f.attackers) - self.defender_ratio * f64::from(f.defenders),
+            f64::from(f.king_distance),
+            flag(f.free_lines > 0 && defenders_to_move),
+            flag(f.free_lines > 1 && !defenders_to_move),
+            flag(f.free_lines == 1 && !defenders_to_move),
+            -f64::from(f.routes),
+            pressure,
+            -f64::from(f.defender_mobility),
+            f64::from(f.attacker_mobility),
+        ]
     }
 
     /// The raw terms of the evaluation.

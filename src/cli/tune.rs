@@ -1,0 +1,152 @@
+//! `tavlei tune --variant V --games FILE|DIR... --out DIR`: the alpha-beta evaluation's weights
+//! fitted to the outcomes of stored games (Texel's method, `tavlei::eval::texel`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use tavlei::atomic;
+use tavlei::eval::balance::load_stored;
+use tavlei::eval::texel::{self, TuneReport};
+use tavlei::eval::GameResult;
+use tavlei::search::alphabeta::AlphaBetaConfig;
+use tavlei::search::heuristic::EvalWeights;
+
+use super::args::VariantArg;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Stored games (JSON lines as `tavlei balance` and match units keep them): files, or
+    /// directories whose `*.jsonl` files are read (not their subdirectories).
+    #[arg(long, required = true, num_args = 1..)]
+    games: Vec<PathBuf>,
+    /// Writes `alphabeta.toml` (the tuned settings, for `ab:B:eval=DIR/alphabeta.toml`) and
+    /// `tune.json` (games, positions, losses before and after, weights).
+    #[arg(long)]
+    out: PathBuf,
+    /// Settings whose weights are the start and the ridge's anchor (default: the compiled ones,
+    /// `configs/alphabeta.toml`); their search settings are kept.
+    #[arg(long)]
+    base: Option<PathBuf>,
+    /// Positions before this ply are left out (the drawn openings and their noise).
+    #[arg(long, default_value_t = 4)]
+    skip_plies: usize,
+    /// Share of the games held out to measure the fit on.
+    #[arg(long, default_value_t = 0.2)]
+    holdout: f64,
+    /// Pull of each weight towards its base value, in logits per standard deviation of its term.
+    #[arg(long, default_value_t = 0.01)]
+    ridge: f64,
+    /// Seed of the split into training and held-out games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// The `*.jsonl` files of `path` (a file is itself).
+fn game_files(path: &Path) -> Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("{}: no *.jsonl game files here", path.display());
+    }
+    Ok(files)
+}
+
+pub fn run(args: TuneArgs) -> Result<()> {
+    let variant = args.variant.load()?;
+    let base = match &args.base {
+        Some(path) => AlphaBetaConfig::load(path)?,
+        None => AlphaBetaConfig::default(),
+    };
+    let mut games: Vec<GameResult> = Vec::new();
+    let mut sources = Vec::new();
+    for path in &args.games {
+        for file in game_files(path)? {
+            games.extend(load_stored(&file)?);
+            sources.push(file.display().to_string());
+        }
+    }
+    let data = texel::samples(&variant, &games, args.skip_plies, args.holdout, args.seed)
+        .with_context(|| format!("the games of {}", sources.join(", ")))?;
+    let scale = f64::from(base.search.value_scale);
+    let prior = base.eval.to_array();
+    let fitted = texel::fit(&data.train, &prior, scale, args.ridge);
+    let tuned = EvalWeights::from_array(&fitted);
+    let report = TuneReport {
+        variant: variant.name().to_string(),
+        sources,
+        games_train: data.train_games,
+        games_held_out: data.held_out_games,
+        duplicate_games: data.duplicates,
+        positions_train: data.train.len(),
+        positions_held_out: data.held_out.len(),
+        skip_plies: args.skip_plies,
+        holdout: args.holdout,
+        ridge: args.ridge,
+        seed: args.seed,
+        value_scale: scale,
+        weights: texel::weight_changes(&base.eval, &tuned),
+        loss_constant: texel::constant_losses(&data),
+        loss_before: texel::losses(&data, &prior, scale),
+        loss_after: texel::losses(&data, &tuned.to_array(), scale),
+    };
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let mut search = base.search.clone();
+    // the opening noise is a share of a taflman's value: it follows the material weight
+    if base.eval.material > 0 {
+        search.opening_noise = search.opening_noise * tuned.material / base.eval.material;
+    }
+    let settings = AlphaBetaConfig {
+        eval: tuned,
+        search,
+    };
+    let toml = format!(
+        "# Alpha-beta settings with evaluation weights fitted by `tavlei tune` to {} games of {}\n\
+         # (Texel's method; tune.json beside this file has the losses before and after).\n{}",
+        data.train_games,
+        variant.name(),
+        toml::to_string(&settings).context("writing the settings as TOML")?
+    );
+    atomic::write(&args.out.join("alphabeta.toml"), &toml)?;
+    atomic::write(
+        &args.out.join("tune.json"),
+        &serde_json::to_string_pretty(&report)?,
+    )?;
+    print_report(&report);
+    Ok(())
+}
+
+fn print_report(r: &TuneReport) {
+    println!(
+        "{}: {} training games ({} positions), {} held out ({} positions), {} duplicates left out",
+        r.variant,
+        r.games_train,
+        r.positions_train,
+        r.games_held_out,
+        r.positions_held_out,
+        r.duplicate_games
+    );
+    println!("| weight | before | after |\n| --- | --- | --- |");
+    for w in &r.weights {
+        println!("| {} | {} | {} |", w.name, w.before, w.after);
+    }
+    let held = |l: &texel::Losses| l.held_out.map_or("-".into(), |x| format!("{x:.4}"));
+    println!("\n| log loss | training | held out |\n| --- | --- | --- |");
+    for (name, l) in [
+        ("constant (mean result)", &r.loss_constant),
+        ("weights before", &r.loss_before),
+        ("weights after", &r.loss_after),
+    ] {
+        println!("| {name} | {:.4} | {} |", l.train, held(l));
+    }
+}
