@@ -234,10 +234,11 @@ impl Scaled {
                 grad[i] += self.ridge * (u[i] - self.u0[i]);
                 hess[i][i] += self.ridge;
                 if fixed[i] {
+                    // row and column i become the identity's: the step leaves u[i] alone
                     grad[i] = 0.0;
-                    for j in 0..TERMS {
-                        hess[i][j] = 0.0;
-                        hess[j][i] = 0.0;
+                    hess[i] = [0.0; TERMS];
+                    for row in hess.iter_mut() {
+                        row[i] = 0.0;
                     }
                     hess[i][i] = 1.0;
                 }
