@@ -16,9 +16,13 @@ ONNX_STAMP := $(TAVLEI_VENV)/.onnx-$(ONNX_VERSION)-onnxruntime-$(ONNXRUNTIME_VER
 RAY_VERSION := 2.60.0
 RAY_STAMP := $(TAVLEI_VENV)/.ray-$(RAY_VERSION)-installed
 
-# torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it.
+# torch-sys finds libtorch through the venv's python; build.rs adds an rpath to it. The venv goes
+# on the PATH once: a sub-make adding it again would change PATH, which build.rs watches, and
+# rebuild the crate.
 export LIBTORCH_USE_PYTORCH := 1
+ifeq ($(findstring $(TAVLEI_VENV)/bin:,$(PATH)),)
 export PATH := $(TAVLEI_VENV)/bin:$(PATH)
+endif
 
 CARGO ?= cargo
 RUN_ARGS ?=
@@ -26,13 +30,15 @@ RUN_ARGS ?=
 # artefacts, so the dependencies are built (optimised) once.
 TEST := $(CARGO) test --release --workspace
 
-# `$(call have,TOOL,PACKAGE)`: true when TOOL is on the PATH, installing Debian's PACKAGE first
-# when running as root; otherwise one line says what is missing and the part is skipped (false),
+# `$(call install,TOOL,PACKAGE)`: installs Debian's PACKAGE when TOOL is missing and this runs as
+# root; never fails. `$(call have,TOOL,PACKAGE)`: true when TOOL is on the PATH (installed first
+# where it can be); otherwise one line says what is missing and the part is skipped (false),
 # unless TAVLEI_NO_SKIP is set (.ci/run sets it), which makes the skip a failure.
-have = { command -v $(1) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; } || { echo "make $@: skipped: $(1) is missing (install Debian's $(2) as root, then rerun make $@)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; false; }; }
+install = { command -v $(1) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; } || true; }
+have = { $(call install,$(1),$(2)); command -v $(1) >/dev/null || { echo "make $@: skipped: $(1) is missing (install Debian's $(2) as root, then rerun make $@)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; false; }; }
 
 
-.PHONY: all setup build test test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
+.PHONY: all setup build test test-extras-setup test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
 
 all: build
 
@@ -51,7 +57,14 @@ test: setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	$(TEST)
-	$(MAKE) test-browser test-htp test-onnx test-play test-cluster
+	$(MAKE) test-extras-setup
+	@# side by side (their installs done above, one at a time): each waits mostly on other
+	@# processes (Chromium, the reference engine, Python, Ray); each one's output stays together
+	$(MAKE) --jobs=5 --output-sync=target test-browser test-htp test-onnx test-play test-cluster
+
+# What the slow parts of `make test` need, installed one at a time (apt and pip each take a lock).
+test-extras-setup: setup-onnx setup-ray $(HTP_REFERENCE)
+	@$(call install,chromium,chromium); $(call install,tmux,tmux)
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).

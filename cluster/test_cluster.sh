@@ -56,7 +56,7 @@ BAL=(--variant brandubh --agent mcts:16 --levels 8,16 --games 6 --seed 2)
 driver --block 2 balance -- "${BAL[@]}" --out "$SCRATCH/balance-ray" >/dev/null
 same "$SCRATCH/balance-local" "$SCRATCH/balance-ray" "balance on two nodes"
 
-# a self-play generation (the tiny config of tests/kill.rs)
+# a self-play generation (the tiny config of tests/suite/kill.rs)
 sed -e 's/^simulations = 64/simulations = 12/' -e 's/^fast_simulations = 16/fast_simulations = 4/' \
     -e 's/^games_per_shard = 32/games_per_shard = 4/' "$REPO/configs/selfplay.toml" >"$SCRATCH/selfplay.toml"
 SP=(--variant brandubh --rollouts 1 --games 14 --seed 3 --config "$SCRATCH/selfplay.toml")

@@ -132,20 +132,25 @@ fn host_game(variant: &str, attackers: &str, defenders: &str, seed: u64) -> Posi
 
 #[test]
 fn two_engines_play_whole_games_through_the_protocol() {
-    for (variant, attackers, defenders) in [
-        ("brandubh", "ab:2", "mcts:32"),
-        ("brandubh", "random", "ab:1"),
-        ("tablut", "ab:1", "ab:1"),
-    ] {
-        let end = host_game(variant, attackers, defenders, 7);
-        let outcome = end.outcome().expect("the game ended");
-        eprintln!(
-            "{variant}: {attackers} v {defenders}: {} after {} plies ({})",
-            outcome.result_name(),
-            end.ply(),
-            outcome.reason.name()
-        );
-    }
+    // the games side by side: each mostly waits on its two engine processes
+    std::thread::scope(|scope| {
+        for (variant, attackers, defenders) in [
+            ("brandubh", "ab:2", "mcts:32"),
+            ("brandubh", "random", "ab:1"),
+            ("tablut", "ab:1", "ab:1"),
+        ] {
+            scope.spawn(move || {
+                let end = host_game(variant, attackers, defenders, 7);
+                let outcome = end.outcome().expect("the game ended");
+                eprintln!(
+                    "{variant}: {attackers} v {defenders}: {} after {} plies ({})",
+                    outcome.result_name(),
+                    end.ply(),
+                    outcome.reason.name()
+                );
+            });
+        }
+    });
 }
 
 #[test]

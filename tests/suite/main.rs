@@ -1,0 +1,21 @@
+//! Most integration tests, in one binary: linked once and started once (every test binary links
+//! libtorch, and each link and start costs seconds), and their tests share the test threads
+//! instead of running file after file. Kept apart: the timed searches (`search`, `alphabeta`),
+//! the test that loads every core on purpose (`torch_threads`), the layering check, the fuzz
+//! properties, and the files `make` runs by name for their ignored tests (`htp`, `onnx`,
+//! `viewer`, `play_tmux`).
+
+mod cli;
+mod configs;
+mod data;
+mod eval;
+mod kill;
+mod libtorch;
+mod models;
+mod otep;
+mod otg;
+mod otn_rules;
+mod pipeline;
+mod selfplay;
+mod train;
+mod units;
