@@ -37,7 +37,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 0.2)]
     holdout: f64,
     /// Pull of each weight towards its base value, in logits per standard deviation of its term.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 3.0)]
     ridge: f64,
     /// Seed of the split into training and held-out games.
     #[arg(long, default_value_t = 1)]
@@ -77,8 +77,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
     }
     let data = texel::samples(&variant, &games, args.skip_plies, args.holdout, args.seed)
         .with_context(|| format!("the games of {}", sources.join(", ")))?;
-    let scale = f64::from(base.search.value_scale);
     let prior = base.eval.to_array();
+    let scale_before = f64::from(base.search.value_scale);
+    let scale = texel::fit_scale(&data.train, &prior);
     let fitted = texel::fit(&data.train, &prior, scale, args.ridge);
     let tuned = EvalWeights::from_array(&fitted);
     let report = TuneReport {
@@ -93,15 +94,18 @@ pub fn run(args: TuneArgs) -> Result<()> {
         holdout: args.holdout,
         ridge: args.ridge,
         seed: args.seed,
+        value_scale_before: scale_before,
         value_scale: scale,
         weights: texel::weight_changes(&base.eval, &tuned),
         loss_constant: texel::constant_losses(&data),
-        loss_before: texel::losses(&data, &prior, scale),
+        loss_before: texel::losses(&data, &prior, scale_before),
+        loss_before_calibrated: texel::losses(&data, &prior, scale),
         loss_after: texel::losses(&data, &tuned.to_array(), scale),
     };
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let mut search = base.search.clone();
+    search.value_scale = scale.round() as f32;
     // the opening noise is a share of a taflman's value: it follows the material weight
     if base.eval.material > 0 {
         search.opening_noise = search.opening_noise * tuned.material / base.eval.material;
@@ -136,6 +140,10 @@ fn print_report(r: &TuneReport) {
         r.positions_held_out,
         r.duplicate_games
     );
+    println!(
+        "value scale (score for tanh = 0.76): {} before, {:.0} fitted to the weights before",
+        r.value_scale_before, r.value_scale
+    );
     println!("| weight | before | after |\n| --- | --- | --- |");
     for w in &r.weights {
         println!("| {} | {} | {} |", w.name, w.before, w.after);
@@ -145,6 +153,10 @@ fn print_report(r: &TuneReport) {
     for (name, l) in [
         ("constant (mean result)", &r.loss_constant),
         ("weights before", &r.loss_before),
+        (
+            "weights before, value scale fitted",
+            &r.loss_before_calibrated,
+        ),
         ("weights after", &r.loss_after),
     ] {
         println!("| {name} | {:.4} | {} |", l.train, held(l));

@@ -141,6 +141,35 @@ pub fn log_loss(samples: &[Sample], w: &[f64; TERMS], value_scale: f64) -> f64 {
     total / samples.len().max(1) as f64
 }
 
+/// The value scale that makes the weights `w` predict the results of `samples` best (least log
+/// loss), searched between 10 and 100,000 (golden-section search on its logarithm). Texel's
+/// first step: a score's scale does not change the moves alpha-beta picks, so the weights are
+/// fitted after it, against the calibrated base, and their gain is more than calibration.
+pub fn fit_scale(samples: &[Sample], w: &[f64; TERMS]) -> f64 {
+    let loss = |ln_scale: f64| log_loss(samples, w, ln_scale.exp());
+    let golden = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (10f64.ln(), 100_000f64.ln());
+    let mut a = hi - golden * (hi - lo);
+    let mut b = lo + golden * (hi - lo);
+    let (mut la, mut lb) = (loss(a), loss(b));
+    while hi - lo > 1e-4 {
+        if la < lb {
+            hi = b;
+            b = a;
+            lb = la;
+            a = hi - golden * (hi - lo);
+            la = loss(a);
+        } else {
+            lo = a;
+            a = b;
+            la = lb;
+            b = lo + golden * (hi - lo);
+            lb = loss(b);
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
 /// The weights that minimise the log loss on `samples` plus `ridge`/2 times the squared distance
 /// to `prior`, each weight measured in logits per standard deviation of its term (so the ridge
 /// means the same for every term, and a term that never varies keeps its prior weight). Every
@@ -295,12 +324,17 @@ pub struct TuneReport {
     pub holdout: f64,
     pub ridge: f64,
     pub seed: u64,
+    /// The base settings' value scale, and the one fitted to the base weights (written to the
+    /// tuned settings, and used to fit the weights).
+    pub value_scale_before: f64,
     pub value_scale: f64,
     /// The weights before and after, by name.
     pub weights: Vec<WeightChange>,
     /// A constant prediction (the training positions' mean result): the loss to beat.
     pub loss_constant: Losses,
+    /// The base weights at the base value scale, and at the fitted one.
     pub loss_before: Losses,
+    pub loss_before_calibrated: Losses,
     pub loss_after: Losses,
 }
 
@@ -433,6 +467,32 @@ mod tests {
         // a strong ridge keeps the prior
         let held = fit(&samples, &prior, 600.0, 1e6);
         assert!((held[0] - 50.0).abs() < 1.0, "{held:?}");
+    }
+
+    #[test]
+    fn the_scale_is_found_again() {
+        // results drawn with scale 900 from weights given at 600-scale magnitudes
+        let w = [100.0, 12.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|_| {
+                let terms: [f64; TERMS] = std::array::from_fn(|i| {
+                    if i < 2 {
+                        rng.random_range(-6.0..6.0)
+                    } else {
+                        0.0
+                    }
+                });
+                let p = sigmoid(2.0 / 900.0 * dot(&w, &terms));
+                Sample {
+                    terms,
+                    result: f64::from(u8::from(rng.random_bool(p))),
+                }
+            })
+            .collect();
+        let scale = fit_scale(&samples, &w);
+        assert!((scale - 900.0).abs() < 60.0, "{scale}");
+        assert!(log_loss(&samples, &w, scale) <= log_loss(&samples, &w, 600.0));
     }
 
     #[test]
