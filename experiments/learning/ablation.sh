@@ -10,11 +10,13 @@
 # networks stay in runs/ablation/;
 # summaries, match files and the edited configs are copied to experiments/learning/ablation/,
 # and experiments/learning/ablation/table.py makes the table of the results.
-#   [SEEDS="1 2"] [GENS=8] [GAMES=600] experiments/learning/ablation.sh [ARM...]   (default: every arm)
+#   [SEEDS="1 2"] [GENS=8] [GAMES=600] [OUT=DIR] [RUNS=DIR] experiments/learning/ablation.sh [ARM...]
+# (default: every arm; OUT and RUNS default to experiments/learning/ablation and runs/ablation)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
-OUT=experiments/learning/ablation
+OUT=${OUT:-experiments/learning/ablation}
+RUNS=${RUNS:-runs/ablation}
 SEEDS=${SEEDS:-1 2}
 GENS=${GENS:-8}
 GAMES=${GAMES:-600}
@@ -35,14 +37,14 @@ for arm in "${arms[@]}"; do
   [ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
   for seed in $SEEDS; do
     name=$arm-seed$seed
-    mkdir -p runs/ablation "$OUT/$name"
+    mkdir -p "$RUNS" "$OUT/$name"
     cfg="$OUT/$name/config.toml"
     sed -e "$SHORT" -e "s/^seed = .*/seed = $seed/" configs/pipeline/brandubh-overlap.toml | sed -e "${EDIT[$arm]}" > "$cfg"
     if [ -n "${EDIT[$arm]}" ] && cmp -s "$cfg" <(sed -e "$SHORT" -e "s/^seed = .*/seed = $seed/" configs/pipeline/brandubh-overlap.toml); then
       echo "$arm: the edit changed nothing" >&2; exit 1
     fi
     echo "== $name ($(date +%H:%M))"
-    run=runs/ablation/$name
+    run=$RUNS/$name
     "$BIN" pipeline --config "$cfg" --run-dir "$run" --balance-games 0 > "$OUT/$name/stdout.txt"
     cp "$run/summary.md" "$run/ladder.json" "$OUT/$name/" 2>/dev/null || true
     for g in "$run"/gen-*; do
@@ -53,9 +55,9 @@ for arm in "${arms[@]}"; do
     rm -f "$OUT/$name/stdout.txt"
     [ -f "$OUT/$name/vs-ab2/match.json" ] || "$BIN" match --variant brandubh \
       "net:$run/$LAST/model.safetensors:32" ab:2 --pairs 50 --seed 8 --out "$OUT/$name/vs-ab2" > /dev/null
-    if [ "$arm" != base ] && [ -f "runs/ablation/base-seed$seed/$LAST/model.safetensors" ]; then
+    if [ "$arm" != base ] && [ -f "$RUNS/base-seed$seed/$LAST/model.safetensors" ]; then
       [ -f "$OUT/$name/vs-base/match.json" ] || "$BIN" match --variant brandubh \
-        "net:$run/$LAST/model.safetensors:32" "net:runs/ablation/base-seed$seed/$LAST/model.safetensors:32" \
+        "net:$run/$LAST/model.safetensors:32" "net:$RUNS/base-seed$seed/$LAST/model.safetensors:32" \
         --pairs 50 --seed 7 --out "$OUT/$name/vs-base" > /dev/null
       python3 -c "import json; m=json.load(open('$OUT/$name/vs-base/match.json')); e=m['elo_pairs']; print('$name vs base:', m['score'], e['elo'], e['low'], e['high'], m['as_attacker'], m['as_defender'])"
     fi
