@@ -126,3 +126,17 @@ fn every_config_kind_reports_file_and_line() {
     let err = TrainConfig::load(&dir.join("missing.toml")).expect_err("missing");
     assert!(matches!(err, ConfigError::Read { .. }), "{err}");
 }
+
+/// Each tuned alpha-beta file is the settings its experiment's fit wrote (only its comments
+/// differ), so the figures quoted beside it are those of these weights.
+#[test]
+fn tuned_alphabeta_files_are_their_experiments_fits() {
+    let tuned = AlphaBetaConfig::load(std::path::Path::new("configs/alphabeta/brandubh.toml"))
+        .expect("parses");
+    let fit = AlphaBetaConfig::load(std::path::Path::new(
+        "experiments/texel/brandubh/ridge-3/alphabeta.toml",
+    ))
+    .expect("parses");
+    assert_eq!(tuned, fit);
+    assert_ne!(tuned.eval, AlphaBetaConfig::default().eval);
+}
