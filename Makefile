@@ -62,10 +62,6 @@ test: setup
 	@# processes (Chromium, the reference engine, Python, Ray); each one's output stays together
 	$(MAKE) --jobs=5 --output-sync=target test-browser test-htp test-onnx test-play test-cluster
 
-# What the slow parts of `make test` need, installed one at a time (apt and pip each take a lock).
-test-extras-setup: setup-onnx setup-ray $(HTP_REFERENCE)
-	@$(call install,chromium,chromium); $(call install,tmux,tmux)
-
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
 HTP_ROOT ?= $(HOME)/.cache/tavlei/htp
@@ -74,6 +70,11 @@ $(HTP_REFERENCE):
 	$(CARGO) install hnefatafl-copenhagen --version 6.4.1 --no-default-features --bin hnefatafl-text-protocol --root $(HTP_ROOT)
 test-htp: setup $(HTP_REFERENCE)
 	TAVLEI_HTP_REFERENCE=$(HTP_REFERENCE) $(TEST) --test htp -- --ignored --nocapture
+
+# What the slow parts of `make test` need, installed one at a time (apt and pip each take a lock).
+# (after HTP_REFERENCE: make expands a rule's prerequisites as it reads them)
+test-extras-setup: setup-onnx setup-ray $(HTP_REFERENCE)
+	@$(call install,chromium,chromium); $(call install,tmux,tmux)
 
 # ONNX export against tch through onnxruntime (the packages installed once into the venv, ~15 s).
 setup-onnx: $(ONNX_STAMP)
