@@ -38,7 +38,7 @@ install = { command -v $(1) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get updat
 have = { $(call install,$(1),$(2)); command -v $(1) >/dev/null || { echo "make $@: skipped: $(1) is missing (install Debian's $(2) as root, then rerun make $@)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; false; }; }
 
 
-.PHONY: all setup build test test-extras-setup test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
+.PHONY: all setup build test test-rules test-extras-setup test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
 
 all: build
 
@@ -56,11 +56,17 @@ build: setup
 test: setup
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
-	$(TEST)
+	$(TEST) --exclude tavlei-rules
 	$(MAKE) test-extras-setup
-	@# side by side (their installs done above, one at a time): each waits mostly on other
-	@# processes (Chromium, the reference engine, Python, Ray); each one's output stays together
-	$(MAKE) --jobs=5 --output-sync=target test-browser test-htp test-onnx test-play test-cluster
+	@# side by side (their installs done above, one at a time), each one's output kept together:
+	@# the cluster test, the longest, first in line for the cores, the others niced around it
+	nice -n 10 $(MAKE) --jobs=5 --output-sync=target test-rules test-browser test-htp test-onnx test-play & \
+	others=$$!; $(MAKE) test-cluster; cluster=$$?; wait $$others && [ $$cluster = 0 ]
+
+# The rules crate's own tests (its move generator against perft counts and a reference
+# implementation, every rule on concrete positions), alone: `cargo test -p tavlei-rules`.
+test-rules:
+	$(CARGO) test --release -p tavlei-rules
 
 # Complete Copenhagen games against hnefatafl.org's reference engine through the Hnefatafl Text
 # Protocol (its binary built once from crates.io into the cache, about a minute).
