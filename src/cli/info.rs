@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use tavlei::nn::device::{cuda_loaded, gpu_driver_present, DeviceChoice};
+use tavlei::nn::device::{cuda_library_mapped, gpu_driver_present, DeviceChoice};
 
 #[derive(Args)]
 pub struct InfoArgs {
@@ -17,7 +17,7 @@ pub fn run(args: InfoArgs) -> Result<()> {
     let device = args.device.resolve()?;
     println!(
         "libtorch: CUDA library {}, CUDA available: {}, CUDA devices: {}",
-        if cuda_loaded() {
+        if cuda_library_mapped() {
             "loaded"
         } else if gpu_driver_present() {
             "not loadable"

@@ -766,3 +766,21 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
     );
     assert!(!dir.path().join("bad/alphabeta.toml").exists());
 }
+
+#[test]
+fn info_loads_libtorchs_cuda_half_only_where_a_driver_is() {
+    let text = stdout(&tavlei(&["info"]));
+    if tavlei::nn::device::gpu_driver_present() {
+        assert!(
+            text.contains("CUDA library loaded") || text.contains("not loadable"),
+            "{text}"
+        );
+    } else {
+        // on a machine without a GPU the process never maps the CUDA libraries
+        assert!(
+            text.contains("CUDA library not loaded (no NVIDIA driver)"),
+            "{text}"
+        );
+        assert!(text.contains("device for networks: Cpu"), "{text}");
+    }
+}
