@@ -3,13 +3,13 @@
 each arm and seed against the base arm of the same seed (50 pairs at 32 simulations) and
 against alpha-beta to depth 2 (50 pairs), with Elo over pairs and its 95 % interval as the
 match command computed it, and the per-side records.
-    python3 experiments/learning/ablation/table.py"""
+    python3 experiments/learning/ablation/table.py [DIR]   (DIR: another round, e.g. ../ablation2)"""
 import json
 import math
 import pathlib
 import sys
 
-HERE = pathlib.Path(__file__).resolve().parent
+HERE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent)
 ARMS = ["base", "forced", "gumbel16", "noteacher"]
 
 
