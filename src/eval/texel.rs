@@ -133,10 +133,7 @@ pub fn log_loss(samples: &[Sample], w: &[f64; TERMS], value_scale: f64) -> f64 {
     let k = 2.0 / value_scale;
     let total: f64 = samples
         .iter()
-        .map(|s| {
-            let p = sigmoid(k * dot(w, &s.terms)).clamp(1e-12, 1.0 - 1e-12);
-            -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
-        })
+        .map(|s| cross_entropy(sigmoid(k * dot(w, &s.terms)), s.result))
         .sum();
     total / samples.len().max(1) as f64
 }
@@ -233,10 +230,7 @@ impl Scaled {
             .x
             .iter()
             .zip(&self.y)
-            .map(|(x, &y)| {
-                let p = sigmoid(dot(u, x)).clamp(1e-12, 1.0 - 1e-12);
-                -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-            })
+            .map(|(x, &y)| cross_entropy(sigmoid(dot(u, x)), y))
             .sum::<f64>()
             / self.x.len().max(1) as f64;
         loss + 0.5 * self.ridge * (0..TERMS).map(|i| (u[i] - self.u0[i]).powi(2)).sum::<f64>()
@@ -356,11 +350,10 @@ pub fn losses(data: &Samples, w: &[f64; TERMS], value_scale: f64) -> Losses {
 /// The loss of always predicting the training part's mean result, on both parts.
 pub fn constant_losses(data: &Samples) -> Losses {
     let mean = data.train.iter().map(|s| s.result).sum::<f64>() / data.train.len().max(1) as f64;
-    let p = mean.clamp(1e-12, 1.0 - 1e-12);
     let loss = |samples: &[Sample]| {
         samples
             .iter()
-            .map(|s| -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln()))
+            .map(|s| cross_entropy(mean, s.result))
             .sum::<f64>()
             / samples.len().max(1) as f64
     };
@@ -382,6 +375,12 @@ pub fn weight_changes(before: &EvalWeights, after: &EvalWeights) -> Vec<WeightCh
             after: a[i] as i32,
         })
         .collect()
+}
+
+/// The log loss of predicting `p` for a result `y` in [0, 1] (`p` kept off 0 and 1).
+fn cross_entropy(p: f64, y: f64) -> f64 {
+    let p = p.clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 fn sigmoid(z: f64) -> f64 {
