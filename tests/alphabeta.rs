@@ -466,6 +466,25 @@ fn random_position(preset: &str, seed: u64, plies: usize) -> Position {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
+    /// What Texel's method fits on (`Heuristic::terms`) is the evaluation the search uses: the
+    /// weights' dot product with the terms is the attackers' score before the clamp, up to the
+    /// integer rounding of the defenders' value and of the pressure term.
+    #[test]
+    fn the_fitted_terms_are_the_evaluation(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
+        use tavlei::search::heuristic::{EvalWeights, Heuristic, EVAL_LIMIT};
+        let pos = random_position(PRESET_NAMES[preset], seed, plies);
+        prop_assume!(pos.outcome().is_none() && pos.king().is_some());
+        let weights = EvalWeights::default();
+        let h = Heuristic::new(weights.clone(), pos.variant());
+        let f = h.features(&pos);
+        let dot: f64 = h.terms(&pos, &f).iter().zip(weights.to_array()).map(|(t, w)| t * w).sum();
+        let score = f64::from(h.score(&pos, &f));
+        let attackers = if pos.side_to_move() == Side::Defenders { -score } else { score };
+        let clamped = dot.clamp(-f64::from(EVAL_LIMIT), f64::from(EVAL_LIMIT));
+        let rounding = 1.0 + f64::from(f.defenders);
+        prop_assert!((clamped - attackers).abs() <= rounding, "{dot} against {attackers}: {f:?}");
+    }
+
     #[test]
     fn the_move_returned_is_legal(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
         let pos = random_position(PRESET_NAMES[preset], seed, plies);
