@@ -7,8 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use tavlei::atomic;
 use tavlei::eval::balance::load_stored;
-use tavlei::eval::texel::{self, TuneReport};
-use tavlei::eval::GameResult;
+use tavlei::eval::texel::{self, Source, TuneReport};
 use tavlei::search::alphabeta::AlphaBetaConfig;
 use tavlei::search::heuristic::EvalWeights;
 
@@ -67,16 +66,16 @@ pub fn run(args: TuneArgs) -> Result<()> {
         Some(path) => AlphaBetaConfig::load(path)?,
         None => AlphaBetaConfig::default(),
     };
-    let mut games: Vec<GameResult> = Vec::new();
     let mut sources = Vec::new();
     for path in &args.games {
         for file in game_files(path)? {
-            games.extend(load_stored(&file)?);
-            sources.push(file.display().to_string());
+            sources.push(Source {
+                games: load_stored(&file)?,
+                name: file.display().to_string(),
+            });
         }
     }
-    let data = texel::samples(&variant, &games, args.skip_plies, args.holdout, args.seed)
-        .with_context(|| format!("the games of {}", sources.join(", ")))?;
+    let data = texel::samples(&variant, &sources, args.skip_plies, args.holdout, args.seed)?;
     let prior = base.eval.to_array();
     let scale_before = f64::from(base.search.value_scale);
     let scale = texel::fit_scale(&data.train, &prior);
@@ -84,7 +83,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let tuned = EvalWeights::from_array(&fitted);
     let report = TuneReport {
         variant: variant.name().to_string(),
-        sources,
+        sources: sources.into_iter().map(|s| s.name).collect(),
         games_train: data.train_games,
         games_held_out: data.held_out_games,
         duplicate_games: data.duplicates,

@@ -25,8 +25,9 @@ pub const TERMS: usize = WEIGHT_NAMES.len();
 
 #[derive(Debug, thiserror::Error)]
 pub enum TexelError {
-    #[error("game {id}: ply {ply} (`{mv}`) is illegal here: {reason}")]
+    #[error("{source_name}: game {id}: ply {ply} (`{mv}`) is illegal here: {reason}")]
     Illegal {
+        source_name: String,
         id: u64,
         ply: usize,
         mv: String,
@@ -59,11 +60,18 @@ pub struct Samples {
     pub duplicates: usize,
 }
 
-/// The samples of `games` (distinct move lists only): every position from ply `skip_plies` on
-/// that is not over, the games shuffled with `seed` and the first `holdout` share held out.
+/// Stored games and where they were read from (named in errors).
+pub struct Source {
+    pub name: String,
+    pub games: Vec<GameResult>,
+}
+
+/// The samples of the games of `sources` (distinct move lists only): every position from ply
+/// `skip_plies` on that is not over, the games shuffled with `seed` and the first `holdout` share
+/// held out.
 pub fn samples(
     variant: &Arc<Variant>,
-    games: &[GameResult],
+    sources: &[Source],
     skip_plies: usize,
     holdout: f64,
     seed: u64,
@@ -71,9 +79,16 @@ pub fn samples(
     if !(0.0..=0.9).contains(&holdout) {
         return Err(TexelError::Holdout(holdout));
     }
+    let games = sources
+        .iter()
+        .flat_map(|s| s.games.iter().map(move |g| (s.name.as_str(), g)));
     let mut seen = HashSet::new();
-    let mut distinct: Vec<&GameResult> = games.iter().filter(|g| seen.insert(&g.moves)).collect();
-    let duplicates = games.len() - distinct.len();
+    let mut total = 0;
+    let mut distinct: Vec<(&str, &GameResult)> = games
+        .inspect(|_| total += 1)
+        .filter(|(_, g)| seen.insert(&g.moves))
+        .collect();
+    let duplicates = total - distinct.len();
     distinct.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
     let held = (holdout * distinct.len() as f64).round() as usize;
     let heuristic = Heuristic::new(EvalWeights::default(), variant);
@@ -84,7 +99,7 @@ pub fn samples(
         train_games: distinct.len() - held,
         ..Samples::default()
     };
-    for (i, game) in distinct.iter().enumerate() {
+    for (i, &(source_name, game)) in distinct.iter().enumerate() {
         let result = match game.outcome.winner {
             Some(Side::Attackers) => 1.0,
             Some(Side::Defenders) => 0.0,
@@ -109,6 +124,7 @@ pub fn samples(
         }
         for step in steps(&start, &game.moves.join(" ")) {
             let step = step.map_err(|e| TexelError::Illegal {
+                source_name: source_name.to_string(),
                 id: game.id,
                 ply: e.ply,
                 mv: e.mv,

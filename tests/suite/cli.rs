@@ -752,6 +752,7 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
         "--variant",
         "brandubh",
         "--games",
+        &out("study/games"),
         &bad.display().to_string(),
         "--out",
         &out("bad"),
@@ -760,10 +761,12 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
     ]);
     let err = String::from_utf8_lossy(&failed.stderr);
     assert!(!failed.status.success());
+    // the file the game came from, not every file read
     assert!(
         err.contains("bad.jsonl") && err.contains("ply 1") && err.contains("a1-a2"),
         "{err}"
     );
+    assert!(!err.contains("brandubh__ab_1.jsonl"), "{err}");
     assert!(!dir.path().join("bad/alphabeta.toml").exists());
 }
 
