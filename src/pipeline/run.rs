@@ -38,6 +38,8 @@ pub enum PipelineError {
     Selfplay { generation: u32, message: String },
     #[error("run directory {dir} was made with another configuration ({what} differs); use a new --run-dir")]
     ConfigChanged { dir: PathBuf, what: String },
+    #[error("start_from = {path}: {message}")]
+    StartFrom { path: PathBuf, message: String },
 }
 
 /// What the display is told.
@@ -394,7 +396,7 @@ impl Player {
     /// The player when `best` is the newest accepted network: the bootstrap while no network
     /// has been trained and accepted (when the config has one).
     fn of(cfg: &PipelineConfig, best: u32, first: bool) -> Player {
-        let untrained = first || (cfg.overlap && best == 0);
+        let untrained = cfg.start_from.is_none() && (first || (cfg.overlap && best == 0));
         if untrained && cfg.bootstrap_rollouts > 0 {
             Player::Bootstrap
         } else {
@@ -671,6 +673,40 @@ fn train_beside_selfplay(
 }
 
 /// Runs (or resumes) the whole pipeline in `run`.
+/// The checkpoint `start_from` names, checked to be one the run's settings could have made.
+fn starting_network(
+    cfg: &PipelineConfig,
+    path: &Path,
+    variant: &str,
+    device: tch::Device,
+) -> Result<Network, PipelineError> {
+    let net = Network::load(path, Some(variant), device)?;
+    let meta = &net.meta;
+    let differs = if meta.architecture != cfg.network {
+        Some(format!(
+            "its network is {}x{}, the config's [network] {}x{}",
+            meta.architecture.blocks,
+            meta.architecture.channels,
+            cfg.network.blocks,
+            cfg.network.channels
+        ))
+    } else if meta.encoding_version != cfg.encoding {
+        Some(format!(
+            "its input encoding is {}, the config's {}",
+            meta.encoding_version, cfg.encoding
+        ))
+    } else {
+        None
+    };
+    match differs {
+        Some(message) => Err(PipelineError::StartFrom {
+            path: path.to_path_buf(),
+            message,
+        }),
+        None => Ok(net),
+    }
+}
+
 pub fn run_pipeline(
     cfg: &PipelineConfig,
     run: &Path,
@@ -706,13 +742,17 @@ pub fn run_pipeline_with(
     write_json(&frozen, cfg)?;
     let variant = crate::interop::load_variant(&cfg.variant)?;
     let start = Position::start(&variant);
-    // generation 0: a fresh network
+    // generation 0: a fresh network, or the trained one the run continues
     let first = model_path(run, 0);
     if !crate::nn::checkpoint::sidecar_path(&first).exists() {
-        let encoding = crate::encode::Encoding::from_version(cfg.encoding)
-            .unwrap_or(crate::encode::Encoding::CURRENT);
-        let mut net =
-            Network::with_encoding(variant.name(), cfg.network, encoding, device, cfg.seed);
+        let mut net = match &cfg.start_from {
+            Some(path) => starting_network(cfg, path, variant.name(), device)?,
+            None => {
+                let encoding = crate::encode::Encoding::from_version(cfg.encoding)
+                    .unwrap_or(crate::encode::Encoding::CURRENT);
+                Network::with_encoding(variant.name(), cfg.network, encoding, device, cfg.seed)
+            }
+        };
         net.meta.generation = 0;
         net.save(&first)?;
     }

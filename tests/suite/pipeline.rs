@@ -447,3 +447,45 @@ fn a_replay_window_that_cannot_grow_is_refused_by_name() {
         assert!(err.to_string().contains(name), "{to}: {err}");
     }
 }
+
+#[test]
+fn a_run_can_continue_a_trained_network_and_refuses_one_of_another_shape() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // a "trained" network: the tiny run's own generation 1
+    let mut cfg = tiny(1);
+    cfg.eval.every = 100;
+    cfg.eval.anchor_pairs = 0;
+    let earlier = tmp.path().join("earlier");
+    run_pipeline(&cfg, &earlier, tch::Device::Cpu, &mut Quiet).expect("the earlier run");
+    let trained = model_path(&earlier, 1);
+
+    let mut next = cfg.clone();
+    next.overlap = true;
+    next.generations = 2;
+    next.start_from = Some(trained.clone());
+    let run = tmp.path().join("continued");
+    let records = run_pipeline(&next, &run, tch::Device::Cpu, &mut Quiet).expect("continued");
+    // generation 0 is the trained network, and it (not the bootstrap) plays the first self-play
+    let weights = |p: &std::path::Path| std::fs::read(p).expect("weights");
+    assert_eq!(weights(&model_path(&run, 0)), weights(&trained));
+    let players: Vec<Option<u32>> = records.iter().map(|r| r.player).collect();
+    assert_eq!(players, vec![Some(0), Some(0)]);
+    // the frozen config records where the run started
+    let frozen = std::fs::read_to_string(run.join("config.json")).expect("config.json");
+    assert!(frozen.contains("start_from"), "{frozen}");
+
+    let mut other = next.clone();
+    other.network.channels = 16;
+    let err = run_pipeline(
+        &other,
+        &tmp.path().join("other"),
+        tch::Device::Cpu,
+        &mut Quiet,
+    )
+    .expect_err("another architecture");
+    let message = err.to_string();
+    assert!(
+        message.contains("start_from") && message.contains("1x8") && message.contains("1x16"),
+        "{message}"
+    );
+}
