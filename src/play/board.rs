@@ -3,6 +3,7 @@
 //! went, `x` where it captured) so that the marks survive without colour. Colour (ANSI codes)
 //! only adds to them, and only when the caller says the output is a terminal that wants it.
 
+use super::game::Ply;
 use crate::rules::square::Square;
 use crate::rules::variant::{CAMP, CORNER, THRONE};
 use crate::rules::{Piece, PieceKind, Position, Side};
@@ -14,6 +15,24 @@ pub struct Marks {
     pub to: Option<Square>,
     /// Squares whose pieces the last ply captured (the king's too).
     pub captured: Vec<Square>,
+}
+
+impl Marks {
+    /// What the last ply (if any) moved and took.
+    pub fn of_last(ply: Option<&Ply>) -> Marks {
+        match ply {
+            Some(ply) if ply.mv.moves_a_piece() => Marks {
+                from: Some(ply.mv.from()),
+                to: Some(ply.mv.to()),
+                captured: ply.captured.clone(),
+            },
+            Some(ply) => Marks {
+                captured: ply.captured.clone(),
+                ..Marks::default()
+            },
+            None => Marks::default(),
+        }
+    }
 }
 
 const RESET: &str = "\x1b[0m";

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod command;
+pub mod game;
 pub mod session;
 pub mod words;
 

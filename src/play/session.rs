@@ -9,17 +9,13 @@
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-
 use super::board::{draw_board, legend, Marks};
 use super::command::{parse_command, Command, HELP};
-use super::words::{outcome_text, search_text};
+use super::game::{shell_word, Game, Happening, Mover};
+use super::words::search_text;
 use crate::engine::player::Player;
-use crate::interop::record::game_record;
-use crate::rules::notation::position_to_otn;
-use crate::rules::square::{parse_square, Square};
-use crate::rules::{Move, Position, Side};
+use crate::rules::square::parse_square;
+use crate::rules::{Position, Side};
 
 /// How a session is set up besides its start and its agent.
 #[derive(Clone, Debug)]
@@ -35,26 +31,6 @@ pub struct PlayOptions {
     pub variant: String,
 }
 
-/// Who chose a ply: `undo` goes back to the last one the person chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mover {
-    Human,
-    Agent,
-    /// A pass the parity die forced.
-    Forced,
-}
-
-struct Ply {
-    /// The position the ply was played from (its die roll included).
-    before: Position,
-    mv: Move,
-    /// As a record writes it (`3:d1-d3xe3`).
-    text: String,
-    /// Every square whose piece it took, the king's too.
-    captured: Vec<Square>,
-    mover: Mover,
-}
-
 /// Whether the session goes on after a command.
 #[derive(PartialEq, Eq)]
 enum Flow {
@@ -63,14 +39,9 @@ enum Flow {
 }
 
 pub struct Session {
-    start: Position,
-    pos: Position,
+    game: Game,
     player: Player,
     options: PlayOptions,
-    plies: Vec<Ply>,
-    /// The side that resigned, which ends the game whatever the board says.
-    resigned: Option<Side>,
-    dice: ChaCha8Rng,
     /// The board changed since it was last drawn.
     redraw: bool,
     /// The end of the game has been announced.
@@ -83,36 +54,12 @@ fn side_label(side: Side, human: Side) -> String {
     format!("the {} ({who})", side.name())
 }
 
-/// `text` as one shell word (single quotes where it needs any).
-fn shell_word(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,+".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
-/// The die's generator: the seed's own stream, apart from the one the agent draws from.
-fn dice_rng(seed: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(1);
-    rng
-}
-
 impl Session {
     pub fn new(start: Position, player: Player, options: PlayOptions) -> Session {
         Session {
-            pos: start.clone(),
-            start,
+            game: Game::new(start, options.seed),
             player,
-            dice: dice_rng(options.seed),
             options,
-            plies: Vec::new(),
-            resigned: None,
             redraw: true,
             announced: false,
         }
@@ -120,155 +67,74 @@ impl Session {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.pos
+        self.game.position()
     }
 
     /// The plies played so far, as a record writes them.
     pub fn moves(&self) -> Vec<String> {
-        self.plies.iter().map(|p| p.text.clone()).collect()
+        self.game.moves()
     }
 
     /// How the game ended, in words: from the board, or a resignation.
     pub fn end(&self) -> Option<String> {
-        if let Some(side) = self.resigned {
-            return Some(format!(
-                "the {} win: the {} resigned",
-                side.opponent().name(),
-                side.name()
-            ));
-        }
-        self.pos
-            .outcome()
-            .map(|outcome| outcome_text(&outcome, &self.pos))
-    }
-
-    fn winner(&self) -> Option<Option<Side>> {
-        match self.resigned {
-            Some(side) => Some(Some(side.opponent())),
-            None => self.pos.outcome().map(|o| o.winner),
-        }
-    }
-
-    /// Whether the game started from somewhere other than the variant's start.
-    fn custom_start(&self) -> bool {
-        let v = self.start.variant();
-        self.start.side_to_move() != v.rules.movement.first
-            || position_to_otn(&self.start) != position_to_otn(&Position::start(v))
-    }
-
-    /// The `tavlei replay` options that start from this game's start.
-    fn replay_options(&self) -> String {
-        let mut text = format!("--variant {}", shell_word(&self.options.variant));
-        if self.custom_start() {
-            text += &format!(
-                " --position {} --to-move {}",
-                shell_word(&position_to_otn(&self.start)),
-                self.start.side_to_move().name()
-            );
-        }
-        text
+        self.game.end()
     }
 
     /// The game so far as a record `tavlei replay` reads (with the start's options, where the
     /// game did not begin at the variant's start, in a comment).
     pub fn record(&self) -> String {
-        let mut text = format!(
-            "# tavlei play: the {} (a person) against {}\n# check it: tavlei replay {} FILE\n",
+        let title = format!(
+            "tavlei play: the {} (a person) against {}",
             self.options.human.name(),
-            self.player.spec().text,
-            self.replay_options()
+            self.player.spec().text
         );
-        if let Some(side) = self.resigned {
-            text += &format!("# the {} resigned\n", side.name());
-        }
-        text += &game_record(self.pos.variant(), &self.moves(), self.pos.outcome());
-        text
-    }
-
-    /// Plays `mv` (legal here) for `mover` and returns it as the record writes it.
-    fn push(&mut self, mv: Move, mover: Mover) -> String {
-        let before = self.pos.clone();
-        let text = self.pos.play_recorded(mv);
-        // what the move took: the squares it emptied, other than the one it left
-        let captured = (0..before.variant().squares as Square)
-            .filter(|&sq| {
-                before.piece_at(sq).is_some()
-                    && self.pos.piece_at(sq).is_none()
-                    && !(mv.moves_a_piece() && sq == mv.from())
-            })
-            .collect();
-        self.plies.push(Ply {
-            before,
-            mv,
-            text: text.clone(),
-            captured,
-            mover,
-        });
-        self.redraw = true;
-        text
+        self.game.record(&title, &self.options.variant)
     }
 
     fn marks(&self) -> Marks {
-        match self.plies.last() {
-            Some(ply) if ply.mv.moves_a_piece() => Marks {
-                from: Some(ply.mv.from()),
-                to: Some(ply.mv.to()),
-                captured: ply.captured.clone(),
-            },
-            Some(ply) => Marks {
-                captured: ply.captured.clone(),
-                ..Marks::default()
-            },
-            None => Marks::default(),
-        }
+        Marks::of_last(self.game.plies().last())
     }
 
     /// Rolls the die where one is due, plays forced passes and the agent's moves, until the
     /// person is to move or the game is over.
     fn advance(&mut self, out: &mut impl Write) -> io::Result<()> {
-        while self.end().is_none() {
-            let side = self.pos.side_to_move();
-            if self.pos.needs_roll() {
-                let roll = self.dice.random_range(1..=6);
-                self.pos.set_roll(roll);
-                writeln!(out, "The die shows {roll} for the {}.", side.name())?;
+        loop {
+            for happening in self.game.settle() {
+                writeln!(out, "{happening}")?;
+                // a forced pass changed the board
+                self.redraw |= matches!(happening, Happening::ForcedPass(_));
             }
-            let mut legal = Vec::new();
-            self.pos.legal_moves(&mut legal);
-            if legal == [Move::PASS] {
-                writeln!(out, "The {} must pass.", side.name())?;
-                self.push(Move::PASS, Mover::Forced);
-                continue;
-            }
-            if side == self.options.human {
-                break;
+            let pos = self.game.position();
+            if self.game.end().is_some() || pos.side_to_move() == self.options.human {
+                return Ok(());
             }
             write!(out, "{} thinks... ", self.player.spec().text)?;
             out.flush()?;
-            let before = self.pos.clone();
+            let before = pos.clone();
             let thought = self
                 .player
                 .think(&before, None)
                 .ok_or_else(|| io::Error::other("the agent found no move to play"))?;
-            let text = self.push(thought.mv, Mover::Agent);
+            let text = self.game.push(thought.mv, Mover::Agent);
+            self.redraw = true;
             writeln!(out, "{text} ({})", search_text(&thought, &before))?;
         }
-        Ok(())
     }
 
     /// The board, then the game's end or whose turn it is.
     fn show(&mut self, out: &mut impl Write) -> io::Result<()> {
         if self.redraw {
             writeln!(out)?;
+            let pos = self.game.position();
             write!(
                 out,
                 "{}",
-                draw_board(&self.pos, &self.marks(), self.options.colour)
+                draw_board(pos, &self.marks(), self.options.colour)
             )?;
             self.redraw = false;
-            if let Some(end) = self.end() {
+            if let Some(end) = self.game.end() {
                 if !self.announced {
-                    let verdict = match self.winner() {
+                    let verdict = match self.game.winner() {
                         Some(Some(side)) if side == self.options.human => "You win!",
                         Some(Some(_)) => "You lose.",
                         _ => "Nobody wins.",
@@ -281,15 +147,15 @@ impl Session {
                     self.announced = true;
                 }
             } else {
-                let roll = match self.pos.roll() {
+                let roll = match pos.roll() {
                     0 => String::new(),
                     r => format!(", the die shows {r}"),
                 };
                 writeln!(
                     out,
                     "Move {}: {} to move{roll}.",
-                    self.pos.ply() / 2 + 1,
-                    side_label(self.pos.side_to_move(), self.options.human)
+                    pos.ply() / 2 + 1,
+                    side_label(pos.side_to_move(), self.options.human)
                 )?;
             }
         }
@@ -302,7 +168,7 @@ impl Session {
         writeln!(
             out,
             "tavlei play: {}, you are the {} against {}.",
-            self.pos.variant().name(),
+            self.game.position().variant().name(),
             self.options.human.name(),
             self.player.spec().text
         )?;
@@ -310,7 +176,7 @@ impl Session {
             out,
             "Type a move like `d1-d3` (or `d1d3`), or `help` for the commands."
         )?;
-        writeln!(out, "{}", legend(&self.pos))?;
+        writeln!(out, "{}", legend(self.game.position()))?;
         let mut lines = input.lines();
         loop {
             self.advance(out)?;
@@ -338,29 +204,30 @@ impl Session {
     }
 
     fn execute(&mut self, command: Command, out: &mut impl Write) -> io::Result<Flow> {
-        let over = self.end().is_some();
+        let over = self.game.end().is_some();
         let refuse = "the game is over: `undo`, `save FILE` or `quit`";
         match command {
             Command::Quit => {
                 writeln!(out, "Goodbye.")?;
                 return Ok(Flow::Quit);
             }
-            Command::Help => writeln!(out, "{HELP}\n{}", legend(&self.pos))?,
+            Command::Help => writeln!(out, "{HELP}\n{}", legend(self.game.position()))?,
             Command::Board => self.redraw = true,
             Command::Save(file) => self.save(&file, out)?,
             Command::Undo => self.undo(out)?,
             Command::Move(_) | Command::Hint | Command::Resign | Command::Moves(_) if over => {
                 writeln!(out, "  {refuse}")?
             }
-            Command::Move(text) => match self.pos.parse_move(&text) {
+            Command::Move(text) => match self.game.position().parse_move(&text) {
                 Ok(parsed) => {
-                    let played = self.push(parsed.mv, Mover::Human);
+                    let played = self.game.push(parsed.mv, Mover::Person);
+                    self.redraw = true;
                     writeln!(out, "You play {played}.")?;
                 }
                 Err(e) => writeln!(out, "  {e} (`help` lists the commands)")?,
             },
             Command::Hint => {
-                let before = self.pos.clone();
+                let before = self.game.position().clone();
                 match self.player.think(&before, None) {
                     Some(thought) => writeln!(
                         out,
@@ -373,7 +240,7 @@ impl Session {
             }
             Command::Moves(square) => self.list_moves(square.as_deref(), out)?,
             Command::Resign => {
-                self.resigned = Some(self.options.human);
+                self.game.resign(self.options.human);
                 self.redraw = true;
             }
         }
@@ -381,7 +248,8 @@ impl Session {
     }
 
     fn list_moves(&self, square: Option<&str>, out: &mut impl Write) -> io::Result<()> {
-        let size = self.pos.variant().size;
+        let pos = self.game.position();
+        let size = pos.variant().size;
         let from = match square {
             None => None,
             Some(name) => match parse_square(name, size) {
@@ -395,7 +263,7 @@ impl Session {
             },
         };
         let mut legal = Vec::new();
-        self.pos.legal_moves(&mut legal);
+        pos.legal_moves(&mut legal);
         let names: Vec<String> = legal
             .iter()
             .filter(|mv| from.is_none_or(|sq| mv.moves_a_piece() && mv.from() == sq))
@@ -409,23 +277,14 @@ impl Session {
     }
 
     fn undo(&mut self, out: &mut impl Write) -> io::Result<()> {
-        if self.resigned.take().is_some() {
+        if self.game.take_back_resignation() {
             self.announced = false;
             self.redraw = true;
             return writeln!(out, "Resignation taken back.");
         }
-        if !self.plies.iter().any(|p| p.mover == Mover::Human) {
+        let Some(taken) = self.game.undo() else {
             return writeln!(out, "  nothing to undo: you have not moved yet");
-        }
-        let mut taken = Vec::new();
-        while let Some(ply) = self.plies.pop() {
-            self.pos = ply.before;
-            taken.push(ply.text);
-            if ply.mover == Mover::Human {
-                break;
-            }
-        }
-        taken.reverse();
+        };
         self.announced = false;
         self.redraw = true;
         writeln!(out, "Took back {}.", taken.join(" "))
@@ -436,13 +295,13 @@ impl Session {
             Ok(()) => writeln!(
                 out,
                 "Saved {} {} to {file}; `tavlei replay {} {}` checks it.",
-                self.plies.len(),
-                if self.plies.len() == 1 {
+                self.game.plies().len(),
+                if self.game.plies().len() == 1 {
                     "ply"
                 } else {
                     "plies"
                 },
-                self.replay_options(),
+                self.game.replay_options(&self.options.variant),
                 shell_word(file)
             ),
             Err(e) => writeln!(out, "  not saved: {e}"),
@@ -454,7 +313,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::eval::agent::AgentSpec;
-    use crate::rules::notation::parse_otn;
+    use crate::rules::notation::{parse_otn, position_to_otn};
     use crate::rules::replay::{game_lines, replay_record};
     use crate::rules::Variant;
 
