@@ -25,6 +25,7 @@ pub mod play;
 pub mod report;
 pub mod search;
 pub mod selfplay;
+pub mod serve;
 pub mod store;
 pub mod train;
 pub mod units;

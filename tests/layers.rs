@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["engine"],
     &["play"],
     &["pipeline"],
+    &["serve"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -17,6 +17,7 @@ mod record;
 mod replay;
 mod rules;
 mod selfplay;
+mod serve;
 mod train;
 mod tune;
 
@@ -98,6 +99,8 @@ enum Command {
     ExportOnnx(onnx::ExportOnnxArgs),
     /// Play against an agent at the terminal.
     Play(play::PlayArgs),
+    /// Play and analyse in the browser, and browse balance studies: a local web page.
+    Serve(serve::ServeArgs),
 }
 
 pub fn run() -> Result<()> {
@@ -141,6 +144,7 @@ pub fn run() -> Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::ExportOnnx(args) => onnx::run(args),
         Command::Play(args) => play::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

@@ -229,7 +229,8 @@ impl AgentSpec {
 /// alpha-beta player.
 pub struct Agent {
     pub spec: AgentSpec,
-    pub evaluator: Option<Box<dyn Evaluator>>,
+    /// Send, so that a server can keep an agent per game and search on any thread.
+    pub evaluator: Option<Box<dyn Evaluator + Send>>,
     pub alphabeta: Option<AlphaBeta>,
     /// The seed it was loaded with (its rollouts and alpha-beta tie-breaks follow from it).
     pub seed: u64,
@@ -247,7 +248,7 @@ impl Agent {
         device: tch::Device,
         seed: u64,
     ) -> Result<Agent, EvalError> {
-        let evaluator: Option<Box<dyn Evaluator>> = match &spec.kind {
+        let evaluator: Option<Box<dyn Evaluator + Send>> = match &spec.kind {
             AgentKind::Random | AgentKind::AlphaBeta => None,
             AgentKind::Rollouts if spec.uct_only => {
                 let mut plain = RolloutEvaluator::new(1, seed);

@@ -64,7 +64,7 @@ pub fn parse_command(line: &str) -> Option<Result<Command, String>> {
 
 /// `d1d3` as `d1-d3` (and `a10a11xa12` as `a10-a11xa12`); anything else unchanged, for the
 /// notation parser to accept or explain.
-fn with_dash(text: &str) -> String {
+pub fn with_dash(text: &str) -> String {
     let bytes = text.as_bytes();
     if text.contains(['-', '^']) || bytes.first().is_none_or(|b| !b.is_ascii_lowercase()) {
         return text.to_string();

@@ -9,6 +9,14 @@ use crate::rules::notation::move_with_captures;
 use crate::rules::replay::{steps, Illegal, RecordedGame};
 use crate::rules::{Move, Position, Square, Variant};
 
+/// One character per square, a1 first: OpenTafl's letters (attackers lower case), `.` empty.
+pub fn board_cells(pos: &Position) -> String {
+    pos.cells()
+        .iter()
+        .map(|&c| crate::rules::Piece::from_code(c).map_or('.', |p| p.otn_char()))
+        .collect()
+}
+
 /// A position of a game and the move that led to it (none at the start).
 #[derive(Clone, Debug)]
 pub struct Frame {
@@ -33,6 +41,22 @@ pub fn game_frames(start: &Position, moves: &str) -> (Vec<Frame>, Option<Illegal
         }
     }
     (frames, None)
+}
+
+/// A recorded game's result: the board's outcome (else its `result` tag, else unfinished), and
+/// where it stopped when a move was illegal.
+pub fn result_text(frames: &[Frame], illegal: Option<&Illegal>, game: &RecordedGame) -> String {
+    let mut result = match frames.last().and_then(|f| f.position.outcome()) {
+        Some(o) => format!("{} ({})", o.result_name(), o.reason.name()),
+        None => game.tag("result").unwrap_or("unfinished").to_string(),
+    };
+    if let Some(illegal) = illegal {
+        result += &format!(
+            "; stopped at ply {}: {} is illegal ({})",
+            illegal.ply, illegal.mv, illegal.reason
+        );
+    }
+    result
 }
 
 #[derive(Serialize)]
@@ -74,16 +98,7 @@ pub fn viewer_html(variant: &Variant, start: &Position, games: &[RecordedGame]) 
                 .first()
                 .cloned()
                 .unwrap_or_else(|| format!("game {i}"));
-            let mut result = match frames.last().and_then(|f| f.position.outcome()) {
-                Some(o) => format!("{} ({})", o.result_name(), o.reason.name()),
-                None => game.tag("result").unwrap_or("unfinished").to_string(),
-            };
-            if let Some(illegal) = illegal {
-                result += &format!(
-                    "; stopped at ply {}: {} is illegal ({})",
-                    illegal.ply, illegal.mv, illegal.reason
-                );
-            }
+            let result = result_text(&frames, illegal.as_ref(), game);
             PageGame {
                 title,
                 result,
@@ -95,14 +110,7 @@ pub fn viewer_html(variant: &Variant, start: &Position, games: &[RecordedGame]) 
                 frames: frames
                     .iter()
                     .map(|f| PageFrame {
-                        cells: f
-                            .position
-                            .cells()
-                            .iter()
-                            .map(|&c| {
-                                crate::rules::Piece::from_code(c).map_or('.', |p| p.otn_char())
-                            })
-                            .collect(),
+                        cells: board_cells(&f.position),
                         from: f.last.as_ref().map(|(mv, _)| mv.from()),
                         to: f.last.as_ref().map(|(mv, _)| mv.to()),
                         captures: f.last.as_ref().map_or(vec![], |(_, c)| c.clone()),

@@ -17,5 +17,6 @@ mod otg;
 mod otn_rules;
 mod pipeline;
 mod selfplay;
+mod serve;
 mod train;
 mod units;
