@@ -38,7 +38,7 @@ install = { command -v $(1) >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get updat
 have = { $(call install,$(1),$(2)); command -v $(1) >/dev/null || { echo "make $@: skipped: $(1) is missing (install Debian's $(2) as root, then rerun make $@)"; [ -z "$$TAVLEI_NO_SKIP" ] || exit 1; false; }; }
 
 
-.PHONY: all setup build test test-rules test-extras-setup test-browser test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
+.PHONY: all setup build test test-rules test-extras-setup test-browser screenshot load-test test-htp test-onnx setup-onnx test-play setup-ray test-cluster measure-cluster fuzz run bench bench-network bench-inference fmt clippy clean-venv env
 
 all: build
 
@@ -108,9 +108,18 @@ test-cluster: build setup-ray
 measure-cluster: build setup-ray
 	timeout 1200 $(NAMESPACES) --net --pid --fork --mount-proc bash cluster/measure.sh $${CARGO_TARGET_DIR:-target}/release/tavlei $(TAVLEI_VENV)
 
-# The game viewer in headless Chromium (Debian's package, installed here on first use as root).
+# The game viewer and `tavlei serve`'s page in headless Chromium (Debian's package, installed here
+# on first use as root). `make screenshot` remakes docs/serve.png from the page's test.
 test-browser: setup
-	@if $(call have,chromium,chromium); then TAVLEI_CHROMIUM=$$(command -v chromium) $(TEST) --test viewer -- --ignored; fi
+	@if $(call have,chromium,chromium); then TAVLEI_CHROMIUM=$$(command -v chromium) $(TEST) --test viewer --test serve_browser -- --ignored; fi
+
+# `tavlei serve` under 50 games at once for 30 s (figures in the output; TAVLEI_LOAD_OUT=FILE
+# keeps them as JSON).
+load-test: setup
+	$(TEST) --test serve_load -- --ignored --nocapture
+
+screenshot: setup
+	TAVLEI_CHROMIUM=$$(command -v chromium) TAVLEI_SCREENSHOT=$(CURDIR)/docs/serve.png $(TEST) --test serve_browser -- --ignored
 
 # `tavlei play` as a person plays it, in a detached tmux session (Debian's package, installed here
 # on first use as root).

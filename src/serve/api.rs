@@ -98,6 +98,7 @@ pub fn router(state: Shared) -> Router {
             get(|| page("text/javascript; charset=utf-8", SCRIPT)),
         )
         .route("/style.css", get(|| page("text/css; charset=utf-8", STYLE)))
+        .route("/favicon.svg", get(|| page("image/svg+xml", ICON)))
         .route("/api/variants", get(variants))
         .route("/api/variants/{name}", get(variant))
         .route("/api/agents", get(agents))
@@ -121,6 +122,7 @@ pub fn router(state: Shared) -> Router {
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+const ICON: &str = include_str!("page/favicon.svg");
 
 async fn page(kind: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], text).into_response()

@@ -1,88 +1,13 @@
 //! `tavlei serve` over HTTP: every endpoint of the JSON API, bad input included, against the real
 //! binary on a free loopback port.
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::{json, Value};
 
-/// A running server, stopped when dropped.
-pub struct Server {
-    child: Child,
-    pub base: String,
-    agent: ureq::Agent,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    /// `tavlei serve --port 0` with `studies` as the only place studies are looked for.
-    pub fn start(studies: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-            .args(["serve", "--port", "0", "--studies"])
-            .arg(studies)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("starts tavlei serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the address line");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        let agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .build()
-            .into();
-        Server { child, base, agent }
-    }
-
-    fn answer(mut response: ureq::http::Response<ureq::Body>) -> (u16, Value) {
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().expect("a body");
-        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, value)
-    }
-
-    pub fn get(&self, path: &str) -> (u16, Value) {
-        Self::answer(
-            self.agent
-                .get(format!("{}{path}", self.base))
-                .call()
-                .expect("GET"),
-        )
-    }
-
-    pub fn post(&self, path: &str, body: Option<Value>) -> (u16, Value) {
-        let request = self.agent.post(format!("{}{path}", self.base));
-        let response = match body {
-            Some(b) => request.send_json(b),
-            None => request.send_empty(),
-        };
-        Self::answer(response.expect("POST"))
-    }
-
-    pub fn post_text(&self, path: &str, content_type: &str, body: &str) -> (u16, Value) {
-        Self::answer(
-            self.agent
-                .post(format!("{}{path}", self.base))
-                .header("Content-Type", content_type)
-                .send(body)
-                .expect("POST"),
-        )
-    }
-}
+#[path = "../common/server.rs"]
+mod server;
+use server::Server;
 
 fn error_of(v: &Value) -> &str {
     v["error"]
@@ -351,14 +276,7 @@ fn bad_requests_get_a_json_error_and_the_server_stays_up() {
 #[test]
 fn a_balance_study_its_plots_and_its_games_are_served() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("study");
-    let made = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args(["balance", "--variant", "brandubh", "--agent", "random"])
-        .args(["--games", "4", "--seed", "2", "--out"])
-        .arg(&out)
-        .output()
-        .expect("balance runs");
-    assert!(made.status.success(), "{made:?}");
+    server::tiny_study(dir.path());
     let s = Server::start(dir.path());
     let (_, studies) = s.get("/api/studies");
     let list = studies.as_array().expect("a list");
