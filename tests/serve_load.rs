@@ -86,7 +86,7 @@ fn play_for(s: &Server, index: u64, until: Instant) -> Client {
             break;
         }
         expected = g["plies"].as_array().cloned().unwrap_or_default();
-        if state % 5 == 0 && expected.len() >= 2 && g["end"].is_null() {
+        if state.is_multiple_of(5) && expected.len() >= 2 && g["end"].is_null() {
             let (status, u) = s.post(&format!("/api/games/{id}/undo"), None);
             c.requests += 1;
             if status != 200 {
