@@ -92,6 +92,15 @@ impl Studies {
                     .filter(|n| n.ends_with(".svg") || n.ends_with(".png"))
                     .collect();
                 plots.sort();
+                // a PNG beside its SVG is the same picture
+                let svgs: Vec<String> = plots
+                    .iter()
+                    .filter(|p| p.ends_with(".svg"))
+                    .cloned()
+                    .collect();
+                plots.retain(|p| {
+                    !(p.ends_with(".png") && svgs.contains(&p.replace(".png", ".svg")))
+                });
                 let entry = StudyEntry {
                     dir: dir.display().to_string(),
                     cells,

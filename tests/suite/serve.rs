@@ -266,11 +266,55 @@ fn bad_requests_get_a_json_error_and_the_server_stays_up() {
         assert_eq!(got, status, "{words}: {body}");
         assert!(error_of(&body).contains(words), "{words}: {body}");
     }
-    // still serving
-    assert_eq!(s.get("/api/variants").0, 200);
+    // still serving: the page and what it loads, a variant, the agents on offer
     let (status, page) = s.get("/");
     assert_eq!(status, 200);
-    assert!(page.as_str().expect("html").contains("/app.js"));
+    let page = page.as_str().expect("html").to_string();
+    for asset in ["/app.js", "/style.css", "/favicon.svg"] {
+        assert!(page.contains(asset), "{asset}");
+        assert_eq!(s.get(asset).0, 200, "{asset}");
+    }
+    let (status, tablut) = s.get("/api/variants/tablut");
+    assert_eq!(status, 200);
+    assert_eq!(tablut["size"], 9);
+    assert_eq!(tablut["flags"][4], 4, "e1 is a camp of tablut");
+    let (status, agents) = s.get("/api/agents?variant=brandubh");
+    assert_eq!(status, 200);
+    let agents: Vec<&str> = agents
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        agents.contains(&"ab:t=1s") && agents.contains(&"random"),
+        "{agents:?}"
+    );
+    // the server's models directory is the shipped one (the test runs in the repository)
+    assert!(
+        agents.contains(&"net:models/brandubh.safetensors:t=1s"),
+        "{agents:?}"
+    );
+    assert!(
+        !agents.iter().any(|a| a.contains("tavlei.safetensors")),
+        "{agents:?}"
+    );
+    // a shipped network plays its reply with a tree search's statistics
+    let (status, g) = s.post(
+        "/api/games",
+        Some(json!({"variant": "brandubh", "agent": "net:models/brandubh.safetensors:16", "side": "defenders"})),
+    );
+    assert_eq!(status, 200, "{g}");
+    let id = g["id"].as_u64().expect("id");
+    let (_, g) = s.post(&format!("/api/games/{id}/reply"), None);
+    assert_eq!(g["analysis"]["work"], 16, "{g}");
+    let visits: u64 = g["analysis"]["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| c["visits"].as_u64().expect("visits"))
+        .sum();
+    assert!(visits >= 15, "{g}");
 }
 
 #[test]
