@@ -12,9 +12,12 @@ use tavlei::eval::balance::{
     stored_ids,
 };
 use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
+use tavlei::eval::openings::OpeningPolicy;
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
 use tavlei::eval::{Agent, AgentSpec, PlayOptions};
 use tavlei::nn::device::DeviceChoice;
+use tavlei::nn::evaluator::NetworkEvaluator;
+use tavlei::nn::Network;
 use tavlei::report::plot::{line_chart, Picture, Series};
 use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
@@ -36,6 +39,11 @@ pub struct PlayArgs {
     /// every game from the start position. Default 2.
     #[arg(long)]
     opening_plies: Option<u32>,
+    /// Draw the openings in proportion to this network's raw policy, move by move (walks from
+    /// the start), instead of uniformly from all distinct openings: openings as often as a
+    /// player makes them. A checkpoint of the variant played.
+    #[arg(long, value_name = "CKPT")]
+    opening_policy: Option<PathBuf>,
     /// Moves are sampled from the search with this temperature for the first --temperature-plies.
     #[arg(long, default_value_t = 1.0)]
     temperature: f32,
@@ -63,10 +71,31 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    fn options(&self, opening: u32, temperature_plies: u32) -> Result<PlayOptions> {
+    /// The options of games of `variants` (the opening policy must be theirs).
+    fn options(
+        &self,
+        opening: u32,
+        temperature_plies: u32,
+        variants: &[&str],
+    ) -> Result<PlayOptions> {
+        let opening_policy = match &self.opening_policy {
+            None => None,
+            Some(path) => {
+                let mut net = None;
+                for v in variants {
+                    net = Some(Network::load(path, Some(v), tch::Device::Cpu)?);
+                }
+                let net = net.context("--opening-policy: no variant to draw openings for")?;
+                Some(OpeningPolicy::new(
+                    &path.display().to_string(),
+                    Box::new(NetworkEvaluator::new(net)),
+                ))
+            }
+        };
         let options = PlayOptions {
             concurrent: self.concurrent,
             opening_plies: self.opening_plies.unwrap_or(opening),
+            opening_policy,
             temperature: self.temperature,
             temperature_plies: self.temperature_plies.unwrap_or(temperature_plies),
             search: SearchConfig {
@@ -180,7 +209,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         return Ok(());
     }
     let mut agents = load_agents(&specs, &v, &args.play)?;
-    let opts = args.play.options(2, 8)?;
+    let opts = args.play.options(2, 8, &[v.name()])?;
     if let (Some(units), Some(dir)) = (args.units, &args.out) {
         let games = play_pairs(
             &Position::start(&v),
@@ -260,11 +289,17 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     println!("score of A: {:.3}", r.score);
     println!("Elo of A over B: {:+.0} (95% {:+.0} .. {:+.0}) from pairs; {:+.0} ({:+.0} .. {:+.0}) from games", r.elo_pairs.elo, r.elo_pairs.low, r.elo_pairs.high, r.elo_games.elo, r.elo_games.low, r.elo_games.high);
     println!("pair scores 0 / 0.5 / 1 / 1.5 / 2: {:?}", r.pentanomial);
-    match r.openings {
-        Some(o) => println!(
-            "openings: a distinct {}-ply opening a pair, drawn from the {} there are up to symmetry",
-            o.plies, o.available
-        ),
+    match &r.openings {
+        Some(o) => match &o.sampled_by {
+            None => println!(
+                "openings: a distinct {}-ply opening a pair, drawn from the {} there are up to symmetry",
+                o.plies, o.available
+            ),
+            Some(by) => println!(
+                "openings: a distinct {}-ply opening a pair, sampled by {by}",
+                o.plies
+            ),
+        },
         None => println!("openings: random plies (no fixed openings drawn)"),
     }
     print!("{}", tavlei::eval::clock::describe(&r.clock));
@@ -318,7 +353,7 @@ pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
         &Position::start(&v),
         &mut agents,
         args.pairs,
-        &args.play.options(2, 8)?,
+        &args.play.options(2, 8, &[v.name()])?,
         args.play.seed,
         &mut |_| progress.inc(1),
     )?;
@@ -509,7 +544,8 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         return print_balance_plan(&studies, &games_dir);
     }
     let device = args.play.device.resolve()?;
-    let opts = args.play.options(2, 6)?;
+    let names: Vec<&str> = studies.iter().map(|s| s.variant.name()).collect();
+    let opts = args.play.options(2, 6, &names)?;
     if let Some(unit) = args.units {
         let s = studies.get(unit.study).with_context(|| {
             format!(

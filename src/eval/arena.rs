@@ -31,6 +31,8 @@ pub struct PlayOptions {
     pub opening_plies: u32,
     /// Fixed openings a game may start from instead (`GameSetup::opening`).
     pub openings: Arc<Vec<Vec<Move>>>,
+    /// Draws those openings in proportion to a policy instead of uniformly.
+    pub opening_policy: Option<super::openings::OpeningPolicy>,
     /// Moves are drawn from visits^(1/temperature) until this ply, then the best is played;
     /// alpha-beta instead adds its opening noise, scaled by the temperature, until this ply.
     pub temperature: f32,
@@ -45,6 +47,7 @@ impl Default for PlayOptions {
             concurrent: 32,
             opening_plies: 2,
             openings: Arc::default(),
+            opening_policy: None,
             temperature: 1.0,
             temperature_plies: 8,
             search: SearchConfig {

@@ -270,7 +270,13 @@ pub fn balance_openings(
     opts: &PlayOptions,
     seed: u64,
 ) -> Option<DrawnOpenings> {
-    evaluation_openings(start, games, opts.opening_plies, seed)
+    evaluation_openings(
+        start,
+        games,
+        opts.opening_plies,
+        opts.opening_policy.as_ref(),
+        seed,
+    )
 }
 
 /// Plays the games of ids `only` (of a study of `games` games) that `store` lacks, from the

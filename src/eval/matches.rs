@@ -142,7 +142,13 @@ fn with_pair_openings(
     opts: &PlayOptions,
     seed: u64,
 ) -> (PlayOptions, Option<OpeningsUsed>) {
-    let drawn = evaluation_openings(start, pairs, opts.opening_plies, seed ^ OPENINGS_SEED);
+    let drawn = evaluation_openings(
+        start,
+        pairs,
+        opts.opening_plies,
+        opts.opening_policy.as_ref(),
+        seed ^ OPENINGS_SEED,
+    );
     let used = drawn.as_ref().map(|d| d.used());
     let opts = PlayOptions {
         openings: Arc::new(drawn.map_or_else(Vec::new, |d| d.lines)),

@@ -35,9 +35,11 @@ pub struct CsvRow<'a> {
     /// Games that are no copy of another (the intervals assume every game independent).
     pub distinct_games: u64,
     /// Plies of the openings drawn without replacement (0: random plies), and how many distinct
-    /// openings of that length there are up to symmetry.
+    /// openings of that length there are up to symmetry (0 where they were sampled: by walks,
+    /// `openings_sampled_by` says whose, uniform or a policy's).
     pub opening_plies: u32,
     pub openings_available: u64,
+    pub openings_sampled_by: &'a str,
     pub attacker_wins: u64,
     pub defender_wins: u64,
     pub draws: u64,
@@ -89,6 +91,7 @@ impl<'a> CsvRow<'a> {
             distinct_games: r.distinct_games,
             opening_plies: r.openings.plies,
             openings_available: r.openings.available,
+            openings_sampled_by: r.openings.sampled_by.as_deref().unwrap_or(""),
             attacker_wins: r.attacker_wins,
             defender_wins: r.defender_wins,
             draws: r.draws,

@@ -787,3 +787,51 @@ fn info_loads_libtorchs_cuda_half_only_where_a_driver_is() {
         assert!(text.contains("device for networks: Cpu"), "{text}");
     }
 }
+
+#[test]
+fn a_study_can_draw_its_openings_by_a_networks_policy() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("study");
+    let out_arg = out.to_str().expect("utf-8");
+    let run = tavlei(&[
+        "balance",
+        "--variant",
+        "brandubh",
+        "--agent",
+        "random",
+        "--games",
+        "6",
+        "--opening-policy",
+        "models/brandubh.safetensors",
+        "--out",
+        out_arg,
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("balance.json")).expect("balance.json"),
+    )
+    .expect("json");
+    let openings = &report[0]["openings"];
+    assert_eq!(
+        openings["sampled_by"], "models/brandubh.safetensors",
+        "{report}"
+    );
+    assert_eq!(report[0]["distinct_games"], 6, "{report}");
+    // a policy of another variant is refused by name
+    let wrong = tavlei(&[
+        "balance",
+        "--variant",
+        "tablut",
+        "--agent",
+        "random",
+        "--games",
+        "2",
+        "--opening-policy",
+        "models/brandubh.safetensors",
+        "--out",
+        out_arg,
+    ]);
+    assert!(!wrong.status.success());
+    let err = String::from_utf8_lossy(&wrong.stderr);
+    assert!(err.contains("brandubh") && err.contains("tablut"), "{err}");
+}
