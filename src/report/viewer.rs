@@ -59,6 +59,23 @@ pub fn result_text(frames: &[Frame], illegal: Option<&Illegal>, game: &RecordedG
     result
 }
 
+/// The moves that led to each frame, as records write them (captures included).
+pub fn frame_moves(frames: &[Frame], size: usize) -> Vec<String> {
+    frames
+        .iter()
+        .filter_map(|f| f.last.as_ref())
+        .map(|(mv, captures)| move_with_captures(*mv, captures, size))
+        .collect()
+}
+
+/// A recorded game's title: its first comment, or its number.
+pub fn game_title(game: &RecordedGame, index: usize) -> String {
+    game.comments
+        .first()
+        .cloned()
+        .unwrap_or_else(|| format!("game {index}"))
+}
+
 #[derive(Serialize)]
 struct PageFrame {
     /// One character per square, a1 first: OTN piece letters, `.` empty.
@@ -93,20 +110,12 @@ pub fn viewer_html(variant: &Variant, start: &Position, games: &[RecordedGame]) 
         .enumerate()
         .map(|(i, game)| {
             let (frames, illegal) = game_frames(start, &game.moves);
-            let title = game
-                .comments
-                .first()
-                .cloned()
-                .unwrap_or_else(|| format!("game {i}"));
+            let title = game_title(game, i);
             let result = result_text(&frames, illegal.as_ref(), game);
             PageGame {
                 title,
                 result,
-                moves: frames
-                    .iter()
-                    .filter_map(|f| f.last.as_ref())
-                    .map(|(mv, captures)| move_with_captures(*mv, captures, size))
-                    .collect(),
+                moves: frame_moves(&frames, size),
                 frames: frames
                     .iter()
                     .map(|f| PageFrame {

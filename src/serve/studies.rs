@@ -10,8 +10,7 @@ use serde::Serialize;
 use super::view::{BoardView, MoveView};
 use crate::eval::balance::store_path;
 use crate::interop::otg::read_games;
-use crate::report::viewer::{board_cells, game_frames, result_text};
-use crate::rules::notation::move_with_captures;
+use crate::report::viewer::{board_cells, frame_moves, game_frames, game_title, result_text};
 use crate::rules::{Position, Square, Variant};
 
 /// How deep below a root a study is looked for.
@@ -177,17 +176,9 @@ impl Studies {
         let result = result_text(&frames, illegal.as_ref(), game);
         Ok(StudyGame {
             board: BoardView::of(&v),
-            title: game
-                .comments
-                .first()
-                .cloned()
-                .unwrap_or_else(|| format!("game {index}")),
+            title: game_title(game, index),
             result,
-            moves: frames
-                .iter()
-                .filter_map(|f| f.last.as_ref())
-                .map(|(mv, captured)| move_with_captures(*mv, captured, size))
-                .collect(),
+            moves: frame_moves(&frames, size),
             plies: frames
                 .iter()
                 .map(|f| FrameView {
