@@ -353,15 +353,6 @@ impl Games {
             .map(|e| e.text)
             .map_err(|e| GameError::Record(e.to_string()))
     }
-
-    /// How many games are kept.
-    pub fn len(&self) -> usize {
-        lock(&self.games).len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 impl Slot {
