@@ -72,6 +72,35 @@ pub fn persist(tmp: &Path, path: &Path) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Whether `name` is a temporary name of this module's writers: `NAME.tmp`, or
+/// `NAME.tmp.EXT` for libraries that insist on an extension (safetensors).
+fn is_temporary(name: &str) -> bool {
+    name.ends_with(".tmp") || name.contains(".tmp.")
+}
+
+/// Removes the temporary files a killed writer left in `dir` and below, returning how many.
+/// A run that resumes calls it before it writes anything: its stages found done are not written
+/// again, so their temporary files would otherwise stay. A missing `dir` has none.
+pub fn remove_leftovers(dir: &Path) -> std::io::Result<usize> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let mut removed = 0;
+    for entry in entries {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            removed += remove_leftovers(&entry.path())?;
+        } else if kind.is_file() && entry.file_name().to_str().is_some_and(is_temporary) {
+            std::fs::remove_file(entry.path())?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Makes a rename in `path`'s directory durable; best effort, as not every platform can open a
 /// directory.
 fn sync_dir(path: &Path) {
@@ -162,6 +191,35 @@ mod tests {
     /// A fresh scratch directory, removed when the returned value is dropped.
     fn scratch() -> tempfile::TempDir {
         tempfile::tempdir().expect("scratch dir")
+    }
+
+    #[test]
+    fn leftovers_of_a_killed_writer_are_removed_and_nothing_else() {
+        let tmp = scratch();
+        let dir = tmp.path();
+        std::fs::create_dir(dir.join("gen.tmp")).expect("mkdir");
+        for name in [
+            "time.json.tmp",
+            "w.tmp.safetensors",
+            "time.json",
+            "notes.tmpl",
+            "gen.tmp/a.bin",
+            "gen.tmp/shard.npz.tmp",
+        ] {
+            std::fs::write(dir.join(name), b"x").expect("write");
+        }
+        assert_eq!(remove_leftovers(dir).expect("sweep"), 3);
+        let names = |d: &Path| {
+            let mut names: Vec<String> = std::fs::read_dir(d)
+                .expect("read")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(names(dir), ["gen.tmp", "notes.tmpl", "time.json"]);
+        assert_eq!(names(&dir.join("gen.tmp")), ["a.bin"]);
+        assert_eq!(remove_leftovers(&dir.join("missing")).expect("none"), 0);
     }
 
     #[test]

@@ -725,6 +725,8 @@ pub fn run_pipeline_with(
     mut runner: Option<&mut dyn SelfplayRunner>,
 ) -> Result<Vec<GenerationRecord>, PipelineError> {
     std::fs::create_dir_all(run).map_err(io(run))?;
+    // what a killed invocation was writing: stages found done are not written again
+    crate::atomic::remove_leftovers(run).map_err(io(run))?;
     // the run directory keeps the config that made it; only more generations may be asked for
     let frozen = run.join("config.json");
     if let Some(old) = read_json::<PipelineConfig>(&frozen)? {

@@ -64,9 +64,22 @@ fn generations_run_report_and_resume() {
     let stamp = std::fs::metadata(&g1)
         .and_then(|m| m.modified())
         .expect("mtime");
+    // what a killed invocation was writing when its stage was already done (a time book, a
+    // shard) is not written again, so the next invocation removes it
+    let leftovers = [
+        run.join("time.json.tmp"),
+        generation_dir(&run, 1).join("time.json.tmp"),
+        generation_dir(&run, 0).join("selfplay/shard-00001.shard.tmp"),
+    ];
+    for file in &leftovers {
+        std::fs::write(file, "torn").expect("plant a leftover");
+    }
     // the same run asked for two generations keeps the first and adds one
     let records =
         run_pipeline(&tiny(2), &run, tch::Device::Cpu, &mut Quiet).expect("two generations");
+    for file in &leftovers {
+        assert!(!file.exists(), "{} was left", file.display());
+    }
     assert_eq!(records.len(), 2);
     assert_eq!(
         std::fs::metadata(&g1)
