@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue 26's strength ladder of one variant, both player families and the games between them:
+#   1. alpha-beta playing both sides at 10 / 40 / 160 / 640 ms a move (10 / 40 / 160 on boards
+#      above 9x9): the trend across levels and the equivalence of the two strongest (TOST);
+#   2. the variant's shipped network at 32 / 128 / 512 simulations, the same tests;
+#   3. the cross-family games: the strongest network against the strongest alpha-beta, each
+#      opening played twice with the sides swapped, so the network attacks the alpha-beta's
+#      defence and the reverse from the same openings.
+# Every level draws its openings without replacement from the variant's distinct openings, so no
+# cell holds a copy of a game unless its table says so. Games are stored as they finish; a killed
+# run resumes from them. The reading of the three (measured / trending / families disagree,
+# whose attack and whose defence is stronger) is `families.py`'s.
+#   experiments/balance-study/ladder.sh VARIANT
+# Environment: TAVLEI_BIN (default ./target/release/tavlei), GAMES (default 100 up to 9x9, 50
+# above), PAIRS (cross-family pairs, default GAMES / 2), THREADS (default 2: one game a core).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+variant=$1
+BIN=${TAVLEI_BIN:-./target/release/tavlei}
+out=experiments/balance-study/ladders/$variant
+net=models/$variant.safetensors
+threads=${THREADS:-2}
+side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
+[ -n "$side" ] || { echo "ladder.sh: no preset named $variant" >&2; exit 2; }
+if [ "$side" -le 9 ]; then
+  ab_levels=t=10ms,t=40ms,t=160ms,t=640ms ab_top=t=640ms games=${GAMES:-100}
+else
+  ab_levels=t=10ms,t=40ms,t=160ms ab_top=t=160ms games=${GAMES:-50}
+fi
+pairs=${PAIRS:-$((games / 2))}
+mkdir -p "$out"
+# one game a core, one libtorch thread a search: the network-speed issue's discipline
+common=(--variant "$variant" --seed 1 --threads "$threads" --torch-threads 1)
+"$BIN" balance "${common[@]}" --agent "ab:$ab_top" --levels "$ab_levels" --games "$games" \
+  --out "$out/ab" --csv > "$out/ab.csv"
+if [ -f "$net" ]; then
+  "$BIN" balance "${common[@]}" --agent "net:$net:512" --levels 32,128,512 --games "$games" \
+    --out "$out/net" --csv > "$out/net.csv"
+  [ -f "$out/cross/match.json" ] || "$BIN" match "${common[@]}" "net:$net:512" "ab:$ab_top" \
+    --pairs "$pairs" --out "$out/cross" > "$out/cross.txt"
+fi
+python3 experiments/balance-study/families.py "$out" | tee "$out/README.md"
