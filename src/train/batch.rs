@@ -18,7 +18,7 @@ pub struct Batch {
     pub policy: Tensor,
     /// `[B, P]` 1 on legal moves, 0 elsewhere
     pub legal: Tensor,
-    /// `[B]` final results from the side to move's view (discounted by the plies left, if asked)
+    /// `[B]` value targets from the side to move's view (`value_target.rs`)
     pub value: Tensor,
 }
 
@@ -26,8 +26,6 @@ pub struct BatchBuilder {
     variant: Arc<Variant>,
     /// The encoding of the network being trained.
     encoding: Encoding,
-    /// `TrainConfig::value_discount`.
-    discount: f32,
     /// The symmetries used for augmentation, each with its policy permutation.
     symmetries: Vec<(Symmetry, Vec<usize>)>,
 }
@@ -47,22 +45,14 @@ impl BatchBuilder {
         BatchBuilder {
             variant,
             encoding,
-            discount: 1.0,
             symmetries,
         }
     }
 
-    /// Value targets discounted by the plies left in the game (`TrainConfig::value_discount`).
-    pub fn with_value_discount(self, discount: f64) -> BatchBuilder {
-        BatchBuilder {
-            discount: discount as f32,
-            ..self
-        }
-    }
-
+    /// The batch of `samples`, each with its value target (`ValueTarget::of`).
     pub fn build<R: Rng>(
         &self,
-        samples: &[&Sample],
+        samples: &[(&Sample, f32)],
         rng: &mut R,
         device: Device,
     ) -> Result<Batch, DataError> {
@@ -76,7 +66,7 @@ impl BatchBuilder {
         let mut policy = vec![0.0f32; n * p];
         let mut legal = vec![0.0f32; n * p];
         let mut value = Vec::with_capacity(n);
-        for (i, sample) in samples.iter().enumerate() {
+        for (i, &(sample, target)) in samples.iter().enumerate() {
             let (sym, perm) = &self.symmetries[rng.random_range(0..self.symmetries.len())];
             let pos = sample.position(v)?;
             let pos = if *sym == Symmetry::Identity {
@@ -91,8 +81,7 @@ impl BatchBuilder {
                 policy[i * p + j] = prob;
                 legal[i * p + j] = 1.0;
             }
-            let left = sample.game_length.saturating_sub(sample.ply);
-            value.push(sample.result * self.discount.powi(left.min(i32::MAX as u32) as i32));
+            value.push(target);
         }
         let s = v.size as i64;
         Ok(Batch {

@@ -48,6 +48,14 @@ pub struct TrainConfig {
     /// 1 (the default) is the plain result.
     #[serde(default = "no_discount")]
     pub value_discount: f64,
+    /// Share of the short-horizon target in the value target (`value_target.rs`): the search
+    /// values of the next `short_value_horizon` plies or so, blended with the result. 0 (the
+    /// default): the result alone.
+    #[serde(default)]
+    pub short_value_weight: f64,
+    /// Mean look-ahead of the short-horizon target, in plies.
+    #[serde(default = "short_horizon")]
+    pub short_value_horizon: f64,
     /// Random D4 symmetries of each sample, where the variant's rules allow them.
     pub augment: bool,
     /// bf16 autocast on CUDA (ignored on the CPU).
@@ -60,6 +68,10 @@ pub struct TrainConfig {
 
 fn no_discount() -> f64 {
     1.0
+}
+
+fn short_horizon() -> f64 {
+    6.0
 }
 
 impl Default for TrainConfig {
@@ -79,6 +91,8 @@ impl Default for TrainConfig {
             milestones: vec![],
             value_weight: 1.0,
             value_discount: 1.0,
+            short_value_weight: 0.0,
+            short_value_horizon: 6.0,
             augment: true,
             mixed_precision: false,
             log_every: 10,
@@ -99,6 +113,12 @@ impl Settings for TrainConfig {
         if !(self.value_discount > 0.0 && self.value_discount <= 1.0) {
             return Err("value_discount must lie in (0, 1]".into());
         }
+        if !(0.0..=1.0).contains(&self.short_value_weight) {
+            return Err("short_value_weight must lie in [0, 1]".into());
+        }
+        if !(self.short_value_horizon >= 1.0 && self.short_value_horizon.is_finite()) {
+            return Err("short_value_horizon must be at least 1 (plies)".into());
+        }
         if self.learning_rate <= 0.0 {
             return Err("learning_rate must be positive".into());
         }
@@ -113,6 +133,15 @@ impl TrainConfig {
     /// Reads and checks a training settings file.
     pub fn load(path: &std::path::Path) -> Result<TrainConfig, ConfigError> {
         crate::config::load(path)
+    }
+
+    /// What the value head learns from each sample.
+    pub fn value_target(&self) -> crate::train::value_target::ValueTarget {
+        crate::train::value_target::ValueTarget {
+            discount: self.value_discount,
+            short_weight: self.short_value_weight,
+            short_horizon: self.short_value_horizon,
+        }
     }
 
     /// The learning rate at `step` (0-based).
@@ -158,5 +187,24 @@ mod tests {
         };
         assert!((s.learning_rate_at(4) - 2e-3).abs() < 1e-12);
         assert!((s.learning_rate_at(9) - 2e-5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn short_value_settings_are_checked() {
+        let ok = TrainConfig {
+            short_value_weight: 0.5,
+            short_value_horizon: 4.0,
+            ..TrainConfig::default()
+        };
+        assert!(ok.check().is_ok());
+        for (weight, horizon) in [(1.5, 6.0), (-0.1, 6.0), (0.5, 0.5), (0.5, f64::NAN)] {
+            let bad = TrainConfig {
+                short_value_weight: weight,
+                short_value_horizon: horizon,
+                ..TrainConfig::default()
+            };
+            let message = bad.check().expect_err("refused").to_string();
+            assert!(message.contains("short_value"), "{message}");
+        }
     }
 }

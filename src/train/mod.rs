@@ -1,5 +1,5 @@
 //! Training the policy-value network on self-play samples: a replay window of shards, D4
-//! augmentation, policy cross-entropy over legal moves plus value MSE plus L2, SGD with momentum
+//! augmentation, policy cross-entropy over legal moves plus value MSE (on the result, or blended with a short-horizon target) plus L2, SGD with momentum
 //! or Adam under a learning-rate schedule, metrics, and checkpoints that resume exactly.
 
 pub mod batch;
@@ -7,6 +7,7 @@ pub mod config;
 pub mod metrics;
 pub mod optimizer;
 pub mod trainer;
+pub mod value_target;
 
 pub use config::TrainConfig;
 pub use trainer::{train, TrainError, TrainSummary};

@@ -138,6 +138,9 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
     }
 }
 
+/// A sample of the window with its value target.
+type Targeted<'a> = (&'a Sample, f32);
+
 /// A game's side of the train/validation split: by game, so no game is in both.
 fn is_validation(game_id: u64, fraction: f64) -> bool {
     let mut z = game_id.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -304,19 +307,19 @@ pub fn train(
         return Err(TrainError::NoData(dirs.join(", ")));
     }
     let window = samples.split_off(samples.len().saturating_sub(cfg.window));
-    let (val, train_set): (Vec<&Sample>, Vec<&Sample>) = window
+    let targets = cfg.value_target().of(&window);
+    let (val, train_set): (Vec<Targeted>, Vec<Targeted>) = window
         .iter()
-        .partition(|s| is_validation(s.game_id, cfg.validation_fraction));
+        .zip(targets)
+        .partition(|(s, _)| is_validation(s.game_id, cfg.validation_fraction));
     let (train_set, val) = if train_set.is_empty() {
         (val, vec![])
     } else {
         (train_set, val)
     };
 
-    let builder = BatchBuilder::new(variant.clone(), net.encoding(), cfg.augment)
-        .with_value_discount(cfg.value_discount);
-    let plain = BatchBuilder::new(variant.clone(), net.encoding(), false)
-        .with_value_discount(cfg.value_discount);
+    let builder = BatchBuilder::new(variant.clone(), net.encoding(), cfg.augment);
+    let plain = BatchBuilder::new(variant.clone(), net.encoding(), false);
     let autocast = cfg.mixed_precision && req.device.is_cuda();
     let mut order: (u64, Vec<usize>) = (u64::MAX, vec![]);
     let mut interval = Totals::default();
@@ -342,7 +345,7 @@ pub fn train(
                 order.1[k % train_set.len()]
             })
             .collect();
-        let batch_samples: Vec<&Sample> = indices.iter().map(|&i| train_set[i]).collect();
+        let batch_samples: Vec<Targeted> = indices.iter().map(|&i| train_set[i]).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(
             req.seed.rotate_left(7) ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );

@@ -14,6 +14,7 @@ use tavlei::rules::{Position, Side, Symmetry, Variant};
 use tavlei::train::batch::BatchBuilder;
 use tavlei::train::metrics::read_rows;
 use tavlei::train::trainer::TrainRequest;
+use tavlei::train::value_target::ValueTarget;
 use tavlei::train::{train, TrainConfig};
 
 /// Positions of a few brandubh games, each labelled with a fixed rule the network can learn:
@@ -323,7 +324,7 @@ fn augmentation_moves_policy_targets_with_the_board() {
     let per = Encoding::CURRENT.planes() * v.squares;
     let n = v.squares;
     let p = policy_size(v.size);
-    let refs: Vec<&Sample> = samples.iter().collect();
+    let refs: Vec<(&Sample, f32)> = samples.iter().map(|s| (s, s.result)).collect();
     let batch = builder
         .build(&refs, &mut ChaCha8Rng::seed_from_u64(3), tch::Device::Cpu)
         .expect("batch");
@@ -409,10 +410,13 @@ fn bad_input_gets_clear_errors() {
 fn discounted_value_targets_shrink_with_the_plies_left() {
     let v = Variant::load("brandubh").expect("preset");
     let samples = synthetic_samples(6);
-    let refs: Vec<&Sample> = samples.iter().collect();
     let build = |discount: f64| {
+        let target = ValueTarget {
+            discount,
+            ..ValueTarget::RESULT
+        };
+        let refs: Vec<(&Sample, f32)> = samples.iter().zip(target.of(&samples)).collect();
         let batch = BatchBuilder::new(v.clone(), Encoding::CURRENT, false)
-            .with_value_discount(discount)
             .build(&refs, &mut ChaCha8Rng::seed_from_u64(1), tch::Device::Cpu)
             .expect("batch");
         Vec::<f32>::try_from(batch.value).expect("values")
