@@ -165,30 +165,33 @@ def main(directory):
             )
         ]
         if trending or moving:
+            names = sorted({n.split(",")[0].lower() for n in trending + moving})
             reading.append(
                 "**trending**: "
-                + " and ".join(sorted({n.split(",")[0].lower() for n in trending + moving}))
-                + " still move with strength"
+                + " and ".join(names)
+                + (" still moves" if len(names) == 1 else " still move")
+                + " with strength"
             )
-        elif apart:
+        if apart:
             reading.append(
                 "**families disagree**: at their strongest levels alpha-beta minus the network is "
                 + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
             )
-        elif agree and all(v == "measured" for v in verdicts.values()):
-            reading.append("**measured**: both families agree at their strongest levels and neither trends")
-        else:
-            # games a level for TOST to pass were the shares equal: the 90 % interval of a
-            # difference of two shares near p is about ±z·sqrt(2p(1-p)/n)
-            p = max((a["attacker_wins"] + b["attacker_wins"]) / (a["games"] + b["games"]), 0.01)
-            needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
-            reading.append(
-                "**consistent, not yet measured**: no trend and no difference shown, in either "
-                f"family or between them (the strongest levels {100 * abs(att[0]):.1f} and "
-                f"{100 * abs(dfn[0]):.1f} points apart), but {a['games']} and {b['games']} games "
-                f"cannot show agreement within ±{100 * MARGIN:.1f} points; were the shares equal, "
-                f"about {needed} games a level would"
-            )
+        if not reading:
+            if agree and all(v == "measured" for v in verdicts.values()):
+                reading.append("**measured**: both families agree at their strongest levels and neither trends")
+            else:
+                # games a level for TOST to pass were the shares equal: the 90 % interval of a
+                # difference of two shares near p is about ±z·sqrt(2p(1-p)/n)
+                p = max((a["attacker_wins"] + b["attacker_wins"]) / (a["games"] + b["games"]), 0.01)
+                needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
+                reading.append(
+                    "**consistent, not yet measured**: no trend and no difference shown, in either "
+                    f"family or between them (the strongest levels {100 * abs(att[0]):.1f} and "
+                    f"{100 * abs(dfn[0]):.1f} points apart), but {a['games']} and {b['games']} games "
+                    f"cannot show agreement within ±{100 * MARGIN:.1f} points; were the shares equal, "
+                    f"about {needed} games a level would"
+                )
     if cross:
         rows = cross_rows(cross)
         out += [
@@ -234,7 +237,7 @@ def main(directory):
             "",
         ]
     if reading:
-        out += ["### Reading", "", reading[0] + "."]
+        out += ["### Reading", "", "; ".join(reading) + "."]
     if variant in HUMANS:
         out += ["", f"Human play (`docs/rules.md`): {HUMANS[variant]}."]
     print("\n".join(out))
