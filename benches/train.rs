@@ -53,6 +53,7 @@ fn random_batch() -> Batch {
         policy,
         legal,
         value,
+        reply: None,
     }
 }
 
@@ -78,7 +79,15 @@ impl Setup {
 
     fn step(&mut self) {
         let lr = self.cfg.learning_rate;
-        train_step(&self.net, &mut self.opt, &self.batch, lr, &self.cfg, false);
+        train_step(
+            &self.net,
+            None,
+            &mut self.opt,
+            &self.batch,
+            lr,
+            &self.cfg,
+            false,
+        );
     }
 
     /// Samples per second of a fresh network over `STEPS` steps after `WARMUP`, as the script

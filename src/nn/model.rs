@@ -24,7 +24,7 @@ impl Default for Architecture {
     }
 }
 
-const HEAD_CHANNELS: i64 = 32;
+pub(crate) const HEAD_CHANNELS: i64 = 32;
 /// libtorch's batch-norm default, named so that folding it (`nn::folded`) uses the same.
 pub(crate) const BN_EPSILON: f64 = 1e-5;
 
@@ -36,7 +36,7 @@ pub(crate) struct ConvBn {
 }
 
 impl ConvBn {
-    fn new(p: &nn::Path, cin: i64, cout: i64, kernel: i64) -> ConvBn {
+    pub(crate) fn new(p: &nn::Path, cin: i64, cout: i64, kernel: i64) -> ConvBn {
         let cfg = nn::ConvConfig {
             padding: kernel / 2,
             bias: false,
@@ -53,7 +53,7 @@ impl ConvBn {
         }
     }
 
-    fn forward(&self, x: &Tensor, train: bool) -> Tensor {
+    pub(crate) fn forward(&self, x: &Tensor, train: bool) -> Tensor {
         x.apply(&self.conv).apply_t(&self.bn, train)
     }
 }
@@ -103,18 +103,25 @@ impl PolicyValueNet {
     /// `x`: `[N, planes, S, S]`. Returns policy logits `[N, POLICY_CHANNELS*S*S + 2]` (indexed as
     /// `encode::policy`) and values `[N]` in (-1, 1).
     pub fn forward(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
+        self.heads(&self.trunk(x, train), train)
+    }
+
+    /// The residual tower's features `[N, channels, S, S]`, which every head reads.
+    pub fn trunk(&self, x: &Tensor, train: bool) -> Tensor {
         let mut h = self.stem.forward(x, train).relu();
         for (a, b) in &self.blocks {
             let y = a.forward(&h, train).relu();
             h = (b.forward(&y, train) + h).relu();
         }
-        let n = x.size()[0];
-        let pf = self.policy_features.forward(&h, train).relu();
-        let squares = pf.apply(&self.policy_squares).reshape([n, -1]);
-        let pooled = pf.mean_dim(&[2i64, 3][..], false, tch::Kind::Float);
-        let global = pooled.apply(&self.policy_global);
-        let policy = Tensor::cat(&[squares, global], 1);
-        let vf = self.value_features.forward(&h, train).relu();
+        h
+    }
+
+    /// Policy logits and values from the trunk's features.
+    pub fn heads(&self, h: &Tensor, train: bool) -> (Tensor, Tensor) {
+        let n = h.size()[0];
+        let pf = self.policy_features.forward(h, train).relu();
+        let policy = policy_logits(&pf, &self.policy_squares, &self.policy_global);
+        let vf = self.value_features.forward(h, train).relu();
         let v = vf
             .mean_dim(&[2i64, 3][..], false, tch::Kind::Float)
             .apply(&self.value_hidden)
@@ -124,6 +131,19 @@ impl PolicyValueNet {
             .reshape([n]);
         (policy, v)
     }
+}
+
+/// Policy logits `[N, POLICY_CHANNELS*S*S + 2]` from a policy head's features: a 1x1
+/// convolution per square and two logits of the pooled features (stop, pass).
+pub(crate) fn policy_logits(
+    features: &Tensor,
+    squares: &nn::Conv2D,
+    global: &nn::Linear,
+) -> Tensor {
+    let n = features.size()[0];
+    let per_square = features.apply(squares).reshape([n, -1]);
+    let pooled = features.mean_dim(&[2i64, 3][..], false, tch::Kind::Float);
+    Tensor::cat(&[per_square, pooled.apply(global)], 1)
 }
 
 impl ModuleT for PolicyValueNet {

@@ -20,6 +20,27 @@ pub struct Batch {
     pub legal: Tensor,
     /// `[B]` value targets from the side to move's view (`value_target.rs`)
     pub value: Tensor,
+    /// The opponent's replies, when any item of the batch has one (`reply.rs`).
+    pub reply: Option<Replies>,
+}
+
+/// The reply targets of a batch: `[B, P]` probabilities and their support (zero rows where an
+/// item has no reply), and `[B]` 1 where it has one.
+pub struct Replies {
+    pub policy: Tensor,
+    pub legal: Tensor,
+    pub present: Tensor,
+}
+
+/// A sample with what it is trained towards.
+#[derive(Clone, Copy, Debug)]
+pub struct Item<'a> {
+    pub sample: &'a Sample,
+    /// The value target (`ValueTarget::of`).
+    pub value: f32,
+    /// The policy of the next ply, the opponent's reply, where one was stored
+    /// (`reply::reply_targets`).
+    pub reply: Option<&'a [(u32, f32)]>,
 }
 
 pub struct BatchBuilder {
@@ -49,16 +70,16 @@ impl BatchBuilder {
         }
     }
 
-    /// The batch of `samples`, each with its value target (`ValueTarget::of`).
+    /// The batch of `items`, each sample under one random symmetry (its reply under the same).
     pub fn build<R: Rng>(
         &self,
-        samples: &[(&Sample, f32)],
+        items: &[Item],
         rng: &mut R,
         device: Device,
     ) -> Result<Batch, DataError> {
         let v = &self.variant;
         let (n, per, p) = (
-            samples.len(),
+            items.len(),
             self.encoding.planes() * v.squares,
             policy_size(v.size),
         );
@@ -66,7 +87,12 @@ impl BatchBuilder {
         let mut policy = vec![0.0f32; n * p];
         let mut legal = vec![0.0f32; n * p];
         let mut value = Vec::with_capacity(n);
-        for (i, &(sample, target)) in samples.iter().enumerate() {
+        let with_replies = items.iter().any(|it| it.reply.is_some());
+        let reply_len = if with_replies { n * p } else { 0 };
+        let (mut reply, mut reply_legal) = (vec![0.0f32; reply_len], vec![0.0f32; reply_len]);
+        let mut present = vec![0.0f32; if with_replies { n } else { 0 }];
+        for (i, item) in items.iter().enumerate() {
+            let sample = item.sample;
             let (sym, perm) = &self.symmetries[rng.random_range(0..self.symmetries.len())];
             let pos = sample.position(v)?;
             let pos = if *sym == Symmetry::Identity {
@@ -81,20 +107,35 @@ impl BatchBuilder {
                 policy[i * p + j] = prob;
                 legal[i * p + j] = 1.0;
             }
-            value.push(target);
+            value.push(item.value);
+            if let Some(moves) = item.reply {
+                present[i] = 1.0;
+                for &(index, prob) in moves {
+                    let j = perm[index as usize];
+                    reply[i * p + j] = prob;
+                    reply_legal[i * p + j] = 1.0;
+                }
+            }
         }
         let s = v.size as i64;
+        let matrix = |data: &[f32]| {
+            Tensor::from_slice(data)
+                .view([n as i64, p as i64])
+                .to_device(device)
+        };
+        let reply = with_replies.then(|| Replies {
+            policy: matrix(&reply),
+            legal: matrix(&reply_legal),
+            present: Tensor::from_slice(&present).to_device(device),
+        });
         Ok(Batch {
             planes: Tensor::from_slice(&planes)
                 .view([n as i64, -1, s, s])
                 .to_device(device),
-            policy: Tensor::from_slice(&policy)
-                .view([n as i64, p as i64])
-                .to_device(device),
-            legal: Tensor::from_slice(&legal)
-                .view([n as i64, p as i64])
-                .to_device(device),
+            policy: matrix(&policy),
+            legal: matrix(&legal),
             value: Tensor::from_slice(&value).to_device(device),
+            reply,
         })
     }
 }

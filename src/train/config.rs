@@ -56,6 +56,10 @@ pub struct TrainConfig {
     /// Mean look-ahead of the short-horizon target, in plies.
     #[serde(default = "short_horizon")]
     pub short_value_horizon: f64,
+    /// Weight of the auxiliary loss on the opponent's reply (`reply.rs`; KataGo uses 0.15).
+    /// 0 (the default): no reply head.
+    #[serde(default)]
+    pub reply_weight: f64,
     /// Random D4 symmetries of each sample, where the variant's rules allow them.
     pub augment: bool,
     /// bf16 autocast on CUDA (ignored on the CPU).
@@ -93,6 +97,7 @@ impl Default for TrainConfig {
             value_discount: 1.0,
             short_value_weight: 0.0,
             short_value_horizon: 6.0,
+            reply_weight: 0.0,
             augment: true,
             mixed_precision: false,
             log_every: 10,
@@ -118,6 +123,9 @@ impl Settings for TrainConfig {
         }
         if !(self.short_value_horizon >= 1.0 && self.short_value_horizon.is_finite()) {
             return Err("short_value_horizon must be at least 1 (plies)".into());
+        }
+        if !(0.0..=1.0).contains(&self.reply_weight) {
+            return Err("reply_weight must lie in [0, 1]".into());
         }
         if self.learning_rate <= 0.0 {
             return Err("learning_rate must be positive".into());
@@ -190,7 +198,7 @@ mod tests {
     }
 
     #[test]
-    fn short_value_settings_are_checked() {
+    fn short_value_and_reply_settings_are_checked() {
         let ok = TrainConfig {
             short_value_weight: 0.5,
             short_value_horizon: 4.0,
@@ -205,6 +213,14 @@ mod tests {
             };
             let message = bad.check().expect_err("refused").to_string();
             assert!(message.contains("short_value"), "{message}");
+        }
+        for weight in [-0.5, 1.5, f64::NAN] {
+            let bad = TrainConfig {
+                reply_weight: weight,
+                ..TrainConfig::default()
+            };
+            let message = bad.check().expect_err("refused").to_string();
+            assert!(message.contains("reply_weight"), "{message}");
         }
     }
 }

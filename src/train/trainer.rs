@@ -11,10 +11,11 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
-use super::batch::{Batch, BatchBuilder};
+use super::batch::{Batch, BatchBuilder, Item};
 use super::config::TrainConfig;
 use super::metrics::{self, Row, Totals};
 use super::optimizer::Optimizer;
+use super::reply::{reply_targets, ReplyHead};
 use crate::data::{read_dir, DataError, Sample};
 use crate::nn::{CheckpointError, Network};
 use crate::rules::RulesError;
@@ -138,9 +139,6 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
     }
 }
 
-/// A sample of the window with its value target.
-type Targeted<'a> = (&'a Sample, f32);
-
 /// A game's side of the train/validation split: by game, so no game is in both.
 fn is_validation(game_id: u64, fraction: f64) -> bool {
     let mut z = game_id.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -164,17 +162,38 @@ fn input_layout(planes: &Tensor) -> Tensor {
 }
 
 /// Losses and counts of one batch (graph kept for the backward pass).
-fn losses(net: &Network, b: &Batch, train: bool, cfg: &TrainConfig) -> (Tensor, Totals) {
-    crate::nn::threads::ensure_training_thread();
-    let (logits, value) = net.net.forward(&input_layout(&b.planes), train);
-    let masked = logits.to_kind(Kind::Float) + (&b.legal - 1.0) * 1e9;
+/// Cross-entropy of `targets` under `logits` restricted to `legal`, per row `[B]`.
+fn cross_entropy(logits: &Tensor, targets: &Tensor, legal: &Tensor) -> (Tensor, Tensor) {
+    let masked = logits.to_kind(Kind::Float) + (legal - 1.0) * 1e9;
     let log_p = masked.log_softmax(1, Kind::Float);
-    let policy_loss = -(&b.policy * &log_p)
-        .sum_dim_intlist(1, false, Kind::Float)
-        .mean(Kind::Float);
+    let per_row = -(targets * &log_p).sum_dim_intlist(1, false, Kind::Float);
+    (per_row, masked)
+}
+
+fn losses(
+    net: &Network,
+    reply: Option<&ReplyHead>,
+    b: &Batch,
+    train: bool,
+    cfg: &TrainConfig,
+) -> (Tensor, Totals) {
+    crate::nn::threads::ensure_training_thread();
+    let trunk = net.net.trunk(&input_layout(&b.planes), train);
+    let (logits, value) = net.net.heads(&trunk, train);
+    let (policy_rows, masked) = cross_entropy(&logits, &b.policy, &b.legal);
+    let policy_loss = policy_rows.mean(Kind::Float);
     let value = value.to_kind(Kind::Float);
     let value_loss = (&value - &b.value).square().mean(Kind::Float);
     let loss = &policy_loss + &value_loss * cfg.value_weight;
+    // the opponent's reply, averaged over the items that have one
+    let loss = match (reply, &b.reply) {
+        (Some(head), Some(r)) => {
+            let (rows, _) = cross_entropy(&head.forward(&trunk, train), &r.policy, &r.legal);
+            let present = r.present.sum(Kind::Float).clamp_min(1.0);
+            loss + (rows * &r.present).sum(Kind::Float) / present * cfg.reply_weight
+        }
+        _ => loss,
+    };
     // the metrics, off the graph, summed into one tensor and read back once
     let sums = tch::no_grad(|| {
         let hits = masked
@@ -215,6 +234,7 @@ fn losses(net: &Network, b: &Batch, train: bool, cfg: &TrainConfig) -> (Tensor, 
 /// One optimizer step on a batch; returns its losses and counts.
 pub fn train_step(
     net: &Network,
+    reply: Option<&ReplyHead>,
     opt: &mut Optimizer,
     batch: &Batch,
     lr: f64,
@@ -222,9 +242,9 @@ pub fn train_step(
     autocast: bool,
 ) -> Totals {
     let (loss, totals) = if autocast {
-        tch::autocast(true, || losses(net, batch, true, cfg))
+        tch::autocast(true, || losses(net, reply, batch, true, cfg))
     } else {
-        losses(net, batch, true, cfg)
+        losses(net, reply, batch, true, cfg)
     };
     opt.zero_grad();
     loss.backward();
@@ -265,6 +285,19 @@ pub fn train(
         step: 0,
         seed: req.seed,
         init_step: net.meta.step,
+    };
+    // the reply head joins the network's store before the optimizer collects its parameters;
+    // weights that carry one (a resumed run, an earlier generation) give it theirs
+    let reply = if cfg.reply_weight > 0.0 {
+        tch::manual_seed(req.seed as i64);
+        let head = ReplyHead::new(&net.vs.root(), net.meta.architecture.channels);
+        net.vs.load_partial(weights).map_err(|e| TrainError::Io {
+            path: weights.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        Some(head)
+    } else {
+        None
     };
     let mut opt = Optimizer::new(&net.vs, cfg);
     if let Some((saved, files)) = resumed {
@@ -307,11 +340,22 @@ pub fn train(
         return Err(TrainError::NoData(dirs.join(", ")));
     }
     let window = samples.split_off(samples.len().saturating_sub(cfg.window));
-    let targets = cfg.value_target().of(&window);
-    let (val, train_set): (Vec<Targeted>, Vec<Targeted>) = window
+    let values = cfg.value_target().of(&window);
+    let replies = if reply.is_some() {
+        reply_targets(&window)
+    } else {
+        vec![None; window.len()]
+    };
+    let (val, train_set): (Vec<Item>, Vec<Item>) = window
         .iter()
-        .zip(targets)
-        .partition(|(s, _)| is_validation(s.game_id, cfg.validation_fraction));
+        .zip(values)
+        .zip(replies)
+        .map(|((sample, value), reply)| Item {
+            sample,
+            value,
+            reply: reply.map(|j| window[j].policy.as_slice()),
+        })
+        .partition(|it| is_validation(it.sample.game_id, cfg.validation_fraction));
     let (train_set, val) = if train_set.is_empty() {
         (val, vec![])
     } else {
@@ -345,13 +389,21 @@ pub fn train(
                 order.1[k % train_set.len()]
             })
             .collect();
-        let batch_samples: Vec<Targeted> = indices.iter().map(|&i| train_set[i]).collect();
+        let batch_items: Vec<Item> = indices.iter().map(|&i| train_set[i]).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(
             req.seed.rotate_left(7) ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         );
-        let batch = builder.build(&batch_samples, &mut rng, req.device)?;
+        let batch = builder.build(&batch_items, &mut rng, req.device)?;
         let lr = cfg.learning_rate_at(step);
-        interval.add(&train_step(&net, &mut opt, &batch, lr, cfg, autocast));
+        interval.add(&train_step(
+            &net,
+            reply.as_ref(),
+            &mut opt,
+            &batch,
+            lr,
+            cfg,
+            autocast,
+        ));
         state.step += 1;
         trained += 1;
         let last = state.step == end || req.stop_at == Some(state.step);
@@ -369,7 +421,7 @@ pub fn train(
             tch::no_grad(|| -> Result<(), TrainError> {
                 for chunk in val.chunks(cfg.batch_size).take(16) {
                     let b = plain.build(chunk, &mut rng, req.device)?;
-                    totals.add(&losses(&net, &b, false, cfg).1);
+                    totals.add(&losses(&net, reply.as_ref(), &b, false, cfg).1);
                 }
                 Ok(())
             })?;

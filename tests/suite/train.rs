@@ -11,7 +11,7 @@ use tavlei::encode::Encoding;
 use tavlei::nn::{Architecture, Network};
 use tavlei::report::training::loss_chart;
 use tavlei::rules::{Position, Side, Symmetry, Variant};
-use tavlei::train::batch::BatchBuilder;
+use tavlei::train::batch::{BatchBuilder, Item};
 use tavlei::train::metrics::read_rows;
 use tavlei::train::trainer::TrainRequest;
 use tavlei::train::value_target::ValueTarget;
@@ -228,6 +228,64 @@ fn a_resumed_run_ends_with_the_same_weights() {
     );
 }
 
+/// Every tensor of a weights file, by name (the reply head's too, which `Network::load` skips).
+fn all_tensors(path: &Path) -> Vec<(String, Vec<f32>)> {
+    let mut all: Vec<(String, Vec<f32>)> = tch::Tensor::read_safetensors(path)
+        .expect("reads")
+        .into_iter()
+        .map(|(k, t)| (k, Vec::<f32>::try_from(t.flatten(0, -1)).expect("floats")))
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+#[test]
+fn the_opponents_reply_trains_a_head_that_resumes_and_that_play_never_loads() {
+    let (tmp, data, init) = setup();
+    let dir = tmp.path();
+    let data = [data];
+    let cfg = TrainConfig {
+        reply_weight: 0.15,
+        ..tiny_config(12)
+    };
+    let (with, _) = run_named(dir, &data, &init, &cfg, "with", None);
+    let (without, _) = run_named(dir, &data, &init, &tiny_config(12), "without", None);
+    let tensors = all_tensors(&with);
+    let reply: Vec<&String> = tensors
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| k.starts_with("reply."))
+        .collect();
+    assert!(reply.len() >= 5, "the head is saved: {reply:?}");
+    assert!(
+        all_tensors(&without)
+            .iter()
+            .all(|(k, _)| !k.starts_with("reply.")),
+        "no head without the setting"
+    );
+    // the network loads and plays as any other, and its trunk learned from the replies
+    let net = Network::load(&with, Some("brandubh"), tch::Device::Cpu).expect("loads");
+    assert!(net.vs.variables().keys().all(|k| !k.starts_with("reply.")));
+    assert_ne!(
+        weights(&with),
+        weights(&without),
+        "the reply loss reaches the trunk"
+    );
+    // killed and resumed, the head comes back from the step's checkpoint, not afresh
+    let (cut, cut_run) = (dir.join("cut.safetensors"), dir.join("cut"));
+    let mut first = request(&data, &init, &cut, &cut_run, &cfg);
+    first.stop_at = Some(7);
+    train(&first, &mut |_, _| {}).expect("trains");
+    let mut again = request(&data, &init, &cut, &cut_run, &cfg);
+    again.resume = true;
+    train(&again, &mut |_, _| {}).expect("resumes");
+    assert_eq!(
+        all_tensors(&with),
+        all_tensors(&cut),
+        "resume reproduces the head too"
+    );
+}
+
 /// A run named `name` in `dir` (stopped, as if killed, after `stop_at` steps when given): its
 /// final weights file (written only when it ends) and its run directory.
 fn run_named(
@@ -324,10 +382,24 @@ fn augmentation_moves_policy_targets_with_the_board() {
     let per = Encoding::CURRENT.planes() * v.squares;
     let n = v.squares;
     let p = policy_size(v.size);
-    let refs: Vec<(&Sample, f32)> = samples.iter().map(|s| (s, s.result)).collect();
+    // each sample's reply is its own policy: the two must move with the board alike
+    let items: Vec<Item> = samples
+        .iter()
+        .map(|s| Item {
+            sample: s,
+            value: s.result,
+            reply: Some(&s.policy),
+        })
+        .collect();
     let batch = builder
-        .build(&refs, &mut ChaCha8Rng::seed_from_u64(3), tch::Device::Cpu)
+        .build(&items, &mut ChaCha8Rng::seed_from_u64(3), tch::Device::Cpu)
         .expect("batch");
+    let replies = batch.reply.as_ref().expect("replies");
+    assert!(replies.policy.equal(&batch.policy) && replies.legal.equal(&batch.legal));
+    assert_eq!(
+        replies.present.sum(tch::Kind::Float).double_value(&[]),
+        24.0
+    );
     let planes = Vec::<f32>::try_from(batch.planes.flatten(0, -1)).expect("planes");
     let policy = Vec::<f32>::try_from(batch.policy.flatten(0, -1)).expect("policy");
     let legal = Vec::<f32>::try_from(batch.legal.flatten(0, -1)).expect("legal");
@@ -415,10 +487,19 @@ fn discounted_value_targets_shrink_with_the_plies_left() {
             discount,
             ..ValueTarget::RESULT
         };
-        let refs: Vec<(&Sample, f32)> = samples.iter().zip(target.of(&samples)).collect();
+        let items: Vec<Item> = samples
+            .iter()
+            .zip(target.of(&samples))
+            .map(|(sample, value)| Item {
+                sample,
+                value,
+                reply: None,
+            })
+            .collect();
         let batch = BatchBuilder::new(v.clone(), Encoding::CURRENT, false)
-            .build(&refs, &mut ChaCha8Rng::seed_from_u64(1), tch::Device::Cpu)
+            .build(&items, &mut ChaCha8Rng::seed_from_u64(1), tch::Device::Cpu)
             .expect("batch");
+        assert!(batch.reply.is_none(), "no reply tensors without replies");
         Vec::<f32>::try_from(batch.value).expect("values")
     };
     let plain = build(1.0);
