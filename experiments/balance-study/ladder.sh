@@ -12,7 +12,9 @@
 # whose attack and whose defence is stronger) is `families.py`'s.
 #   experiments/balance-study/ladder.sh VARIANT
 # Environment: TAVLEI_BIN (default ./target/release/tavlei), GAMES (default 100 up to 9x9, 50
-# above), PAIRS (cross-family pairs, default GAMES / 2), THREADS (default 2: one game a core).
+# above), PAIRS (cross-family pairs, default GAMES / 2), THREADS (default 2: one game a core),
+# AB_LEVELS (alpha-beta's levels, e.g. t=10ms,t=40ms,t=160ms,t=640ms; the last is the strongest,
+# the one the cross-family games use: move an older cross/ aside when the top level changes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 variant=$1
@@ -23,10 +25,13 @@ threads=${THREADS:-2}
 side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
 [ -n "$side" ] || { echo "ladder.sh: no preset named $variant" >&2; exit 2; }
 if [ "$side" -le 9 ]; then
-  ab_levels=t=10ms,t=40ms,t=160ms,t=640ms ab_top=t=640ms games=${GAMES:-100}
+  ab_levels=t=10ms,t=40ms,t=160ms,t=640ms games=${GAMES:-100}
 else
-  ab_levels=t=10ms,t=40ms,t=160ms ab_top=t=160ms games=${GAMES:-50}
+  ab_levels=t=10ms,t=40ms,t=160ms games=${GAMES:-50}
 fi
+# a ladder that still trends at its top gets more levels (stored levels are not replayed)
+ab_levels=${AB_LEVELS:-$ab_levels}
+ab_top=${ab_levels##*,}
 pairs=${PAIRS:-$((games / 2))}
 mkdir -p "$out"
 # one game a core, one libtorch thread a search: the network-speed issue's discipline
