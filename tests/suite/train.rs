@@ -184,14 +184,19 @@ fn loss_falls_and_the_network_fits_a_small_dataset() {
 
 fn weights(path: &Path) -> Vec<(String, Vec<f32>)> {
     let net = Network::load(path, None, tch::Device::Cpu).expect("loads");
-    let mut vars: Vec<(String, Vec<f32>)> = net
-        .vs
-        .variables()
+    sorted_floats(net.vs.variables())
+}
+
+/// Named tensors as sorted (name, values) rows, for comparing weights.
+fn sorted_floats(
+    tensors: impl IntoIterator<Item = (String, tch::Tensor)>,
+) -> Vec<(String, Vec<f32>)> {
+    let mut rows: Vec<(String, Vec<f32>)> = tensors
         .into_iter()
         .map(|(k, t)| (k, Vec::<f32>::try_from(t.flatten(0, -1)).expect("floats")))
         .collect();
-    vars.sort_by(|a, b| a.0.cmp(&b.0));
-    vars
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows
 }
 
 #[test]
@@ -230,13 +235,7 @@ fn a_resumed_run_ends_with_the_same_weights() {
 
 /// Every tensor of a weights file, by name (the reply head's too, which `Network::load` skips).
 fn all_tensors(path: &Path) -> Vec<(String, Vec<f32>)> {
-    let mut all: Vec<(String, Vec<f32>)> = tch::Tensor::read_safetensors(path)
-        .expect("reads")
-        .into_iter()
-        .map(|(k, t)| (k, Vec::<f32>::try_from(t.flatten(0, -1)).expect("floats")))
-        .collect();
-    all.sort_by(|a, b| a.0.cmp(&b.0));
-    all
+    sorted_floats(tch::Tensor::read_safetensors(path).expect("reads"))
 }
 
 #[test]
