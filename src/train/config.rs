@@ -96,7 +96,7 @@ impl Default for TrainConfig {
             value_weight: 1.0,
             value_discount: 1.0,
             short_value_weight: 0.0,
-            short_value_horizon: 6.0,
+            short_value_horizon: short_horizon(),
             reply_weight: 0.0,
             augment: true,
             mixed_precision: false,
@@ -199,28 +199,28 @@ mod tests {
 
     #[test]
     fn short_value_and_reply_settings_are_checked() {
-        let ok = TrainConfig {
-            short_value_weight: 0.5,
-            short_value_horizon: 4.0,
+        let short = |weight, horizon| TrainConfig {
+            short_value_weight: weight,
+            short_value_horizon: horizon,
             ..TrainConfig::default()
         };
-        assert!(ok.check().is_ok());
-        for (weight, horizon) in [(1.5, 6.0), (-0.1, 6.0), (0.5, 0.5), (0.5, f64::NAN)] {
-            let bad = TrainConfig {
-                short_value_weight: weight,
-                short_value_horizon: horizon,
-                ..TrainConfig::default()
-            };
+        let reply = |weight| TrainConfig {
+            reply_weight: weight,
+            ..TrainConfig::default()
+        };
+        assert!(short(0.5, 4.0).check().is_ok());
+        let refused = [
+            (short(1.5, 6.0), "short_value"),
+            (short(-0.1, 6.0), "short_value"),
+            (short(0.5, 0.5), "short_value"),
+            (short(0.5, f64::NAN), "short_value"),
+            (reply(-0.5), "reply_weight"),
+            (reply(1.5), "reply_weight"),
+            (reply(f64::NAN), "reply_weight"),
+        ];
+        for (bad, named) in refused {
             let message = bad.check().expect_err("refused").to_string();
-            assert!(message.contains("short_value"), "{message}");
-        }
-        for weight in [-0.5, 1.5, f64::NAN] {
-            let bad = TrainConfig {
-                reply_weight: weight,
-                ..TrainConfig::default()
-            };
-            let message = bad.check().expect_err("refused").to_string();
-            assert!(message.contains("reply_weight"), "{message}");
+            assert!(message.contains(named), "{message}");
         }
     }
 }

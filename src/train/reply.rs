@@ -1,7 +1,7 @@
 //! The opponent's reply as an auxiliary training target (KataGo's opponent-policy head): a second
 //! policy head on the same trunk learns the search's policy at the next ply, the move the other
 //! side will answer with. It exists only while training (`TrainConfig::reply_weight` > 0): its
-//! weights are saved under `reply/` in the checkpoint, which every inference path ignores, so
+//! weights are saved under the names `reply.*` in the checkpoint, which every inference path ignores, so
 //! the network plays, folds and exports exactly as one trained without it. What it adds is a
 //! denser gradient for the trunk: each sample also teaches what the position threatens.
 
