@@ -10,6 +10,7 @@ fn shipped_networks_load_and_know_their_variant() {
     for (name, other) in [
         ("brandubh", "copenhagen"),
         ("tavlei", "copenhagen"),
+        ("tablut", "brandubh"),
         ("copenhagen", "brandubh"),
     ] {
         let path = std::path::PathBuf::from(format!("models/{name}.safetensors"));
