@@ -36,11 +36,28 @@ pairs=${PAIRS:-$((games / 2))}
 mkdir -p "$out"
 # one game a core, one libtorch thread a search: the network-speed issue's discipline
 common=(--variant "$variant" --seed 1 --threads "$threads" --torch-threads 1)
-"$BIN" balance "${common[@]}" --agent "ab:$ab_top" --levels "$ab_levels" --games "$games" \
-  --out "$out/ab" --csv > "$out/ab.csv"
+# Ladders before Tablut's committed their game records (.txt) but not the stores a run resumes
+# from (.jsonl): rerunning such a family would replay its levels and overwrite the committed
+# games, so it is kept as committed (and cannot be extended from this checkout).
+stored() { # family directory: 0 when every committed record has its store
+  local txt
+  for txt in "$1"/games/*.txt; do
+    [ -e "$txt" ] || continue
+    [ -f "${txt%.txt}.jsonl" ] || {
+      echo "ladder.sh: $txt has no store beside it: $(basename "$1") levels kept as committed" >&2
+      return 1
+    }
+  done
+}
+if stored "$out/ab"; then
+  "$BIN" balance "${common[@]}" --agent "ab:$ab_top" --levels "$ab_levels" --games "$games" \
+    --out "$out/ab" --csv > "$out/ab.csv"
+fi
 if [ -f "$net" ]; then
-  "$BIN" balance "${common[@]}" --agent "net:$net:512" --levels 32,128,512 --games "$games" \
-    --out "$out/net" --csv > "$out/net.csv"
+  if stored "$out/net"; then
+    "$BIN" balance "${common[@]}" --agent "net:$net:512" --levels 32,128,512 --games "$games" \
+      --out "$out/net" --csv > "$out/net.csv"
+  fi
   [ -f "$out/cross/match.json" ] || "$BIN" match "${common[@]}" "net:$net:512" "ab:$ab_top" \
     --pairs "$pairs" --out "$out/cross" > "$out/cross.txt"
 fi
