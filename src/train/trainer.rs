@@ -161,8 +161,8 @@ fn input_layout(planes: &Tensor) -> Tensor {
     }
 }
 
-/// Losses and counts of one batch (graph kept for the backward pass).
-/// Cross-entropy of `targets` under `logits` restricted to `legal`, per row `[B]`.
+/// Cross-entropy of `targets` under `logits` restricted to `legal`, per row `[B]`, and the
+/// masked logits (the metrics read their argmax).
 fn cross_entropy(logits: &Tensor, targets: &Tensor, legal: &Tensor) -> (Tensor, Tensor) {
     let masked = logits.to_kind(Kind::Float) + (legal - 1.0) * 1e9;
     let log_p = masked.log_softmax(1, Kind::Float);
@@ -170,6 +170,7 @@ fn cross_entropy(logits: &Tensor, targets: &Tensor, legal: &Tensor) -> (Tensor, 
     (per_row, masked)
 }
 
+/// Losses and counts of one batch (graph kept for the backward pass).
 fn losses(
     net: &Network,
     reply: Option<&ReplyHead>,
