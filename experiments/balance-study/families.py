@@ -110,6 +110,77 @@ def cross_rows(m):
     ]
 
 
+def equivalent(*differences):
+    return all(-MARGIN < d[1] and d[2] < MARGIN for d in differences)
+
+
+def moves(reports):
+    """The family's two strongest levels differ at 95 % (it has not settled, trend or not)."""
+    return len(reports) > 1 and any(
+        d[1] > 0 or d[2] < 0
+        for key in ("attacker_wins", "defender_wins")
+        for d in [difference(reports[-1][key], reports[-1]["games"], reports[-2][key], reports[-2]["games"], Z95)]
+    )
+
+
+def read(families):
+    """The ladder's reading, a list of clauses whose first word (bold) is its label: measured /
+    trending / families disagree / consistent, not yet measured; with one family (no network for
+    the variant) "measured" cannot be said, as it needs both."""
+    verdicts = {name: (r[-1].get("convergence") or {}).get("verdict", "one level") for name, r in families}
+    reading = []
+    moving = sorted({name.split(",")[0].lower() for name, r in families if verdicts[name] == "trending" or moves(r)})
+    if moving:
+        reading.append(
+            "**trending**: " + " and ".join(moving) + (" still moves" if len(moving) == 1 else " still move")
+            + " with strength"
+        )
+    (_, top), *rest = [(name, r[-1]) for name, r in families]
+    if rest:
+        b = rest[0][1]
+        apart = [
+            (side, d)
+            for side, key in [("attackers", "attacker_wins"), ("defenders", "defender_wins")]
+            for d in [difference(top[key], top["games"], b[key], b["games"], Z95)]
+            if d[1] > 0 or d[2] < 0
+        ]
+        if apart:
+            reading.append(
+                "**families disagree**: at their strongest levels alpha-beta minus the network is "
+                + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
+            )
+    if reading:
+        return reading
+    if all(v == "measured" for v in verdicts.values()):
+        if not rest:
+            return [
+                "**one family settled**: alpha-beta does not trend and its two strongest levels agree "
+                f"within ±{100 * MARGIN:.1f} points; \"measured\" needs a second family to agree"
+            ]
+        att = difference(top["attacker_wins"], top["games"], b["attacker_wins"], b["games"], Z90)
+        dfn = difference(top["defender_wins"], top["games"], b["defender_wins"], b["games"], Z90)
+        if equivalent(att, dfn):
+            return ["**measured**: both families agree at their strongest levels and neither trends"]
+    # games a level for TOST to pass were the shares equal: the 90 % interval of a difference of
+    # two shares near p is about ±z·sqrt(2p(1-p)/n)
+    other = b if rest else families[0][1][-2] if len(families[0][1]) > 1 else top
+    p = max((top["attacker_wins"] + other["attacker_wins"]) / (top["games"] + other["games"]), 0.01)
+    needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
+    att = difference(top["attacker_wins"], top["games"], other["attacker_wins"], other["games"], Z90)
+    dfn = difference(top["defender_wins"], top["games"], other["defender_wins"], other["games"], Z90)
+    where = (
+        "in either family or between them (the strongest levels"
+        if rest
+        else "and one family only (alpha-beta's two strongest levels"
+    )
+    return [
+        f"**consistent, not yet measured**: no trend and no difference shown, {where} "
+        f"{100 * abs(att[0]):.1f} and {100 * abs(dfn[0]):.1f} points apart), but {top['games']} and "
+        f"{other['games']} games cannot show agreement within ±{100 * MARGIN:.1f} points; were the "
+        f"shares equal, about {needed} games a level would"
+    ]
+
+
 def main(directory):
     d = Path(directory)
     load = lambda p: json.loads(p.read_text()) if p.exists() else None
@@ -129,69 +200,19 @@ def main(directory):
     for name, reports in families:
         out += family_table(name, reports) + [""]
 
-    reading = []
-    verdicts = {name: (r[-1].get("convergence") or {}).get("verdict", "one level") for name, r in families}
+    reading = read(families)
     if net:
         a, b = ab[-1], net[-1]
         att = difference(a["attacker_wins"], a["games"], b["attacker_wins"], b["games"], Z90)
         dfn = difference(a["defender_wins"], a["games"], b["defender_wins"], b["games"], Z90)
-        agree = all(-MARGIN < x[1] and x[2] < MARGIN for x in (att, dfn))
         out += [
             "### The two families at their strongest levels",
             "",
             f"Alpha-beta at {level_name(a)} minus the network at {level_name(b)} (90 %, TOST at "
             f"±{100 * MARGIN:.1f} points): attackers {points(att)}, defenders {points(dfn)}: "
-            + ("**equivalent**." if agree else "**not shown equivalent**."),
+            + ("**equivalent**." if equivalent(att, dfn) else "**not shown equivalent**."),
             "",
         ]
-        trending = [n for n, v in verdicts.items() if v == "trending"]
-        apart = [
-            (side, d)
-            for side, d in [
-                ("attackers", difference(a["attacker_wins"], a["games"], b["attacker_wins"], b["games"], Z95)),
-                ("defenders", difference(a["defender_wins"], a["games"], b["defender_wins"], b["games"], Z95)),
-            ]
-            if d[1] > 0 or d[2] < 0
-        ]
-        # a family whose two strongest levels differ (95 %) has not settled, trend or not
-        moving = [
-            name
-            for name, r in families
-            if len(r) > 1
-            and any(
-                d[1] > 0 or d[2] < 0
-                for key in ("attacker_wins", "defender_wins")
-                for d in [difference(r[-1][key], r[-1]["games"], r[-2][key], r[-2]["games"], Z95)]
-            )
-        ]
-        if trending or moving:
-            names = sorted({n.split(",")[0].lower() for n in trending + moving})
-            reading.append(
-                "**trending**: "
-                + " and ".join(names)
-                + (" still moves" if len(names) == 1 else " still move")
-                + " with strength"
-            )
-        if apart:
-            reading.append(
-                "**families disagree**: at their strongest levels alpha-beta minus the network is "
-                + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
-            )
-        if not reading:
-            if agree and all(v == "measured" for v in verdicts.values()):
-                reading.append("**measured**: both families agree at their strongest levels and neither trends")
-            else:
-                # games a level for TOST to pass were the shares equal: the 90 % interval of a
-                # difference of two shares near p is about ±z·sqrt(2p(1-p)/n)
-                p = max((a["attacker_wins"] + b["attacker_wins"]) / (a["games"] + b["games"]), 0.01)
-                needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
-                reading.append(
-                    "**consistent, not yet measured**: no trend and no difference shown, in either "
-                    f"family or between them (the strongest levels {100 * abs(att[0]):.1f} and "
-                    f"{100 * abs(dfn[0]):.1f} points apart), but {a['games']} and {b['games']} games "
-                    f"cannot show agreement within ±{100 * MARGIN:.1f} points; were the shares equal, "
-                    f"about {needed} games a level would"
-                )
     if cross:
         rows = cross_rows(cross)
         out += [

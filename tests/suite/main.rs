@@ -5,6 +5,7 @@
 //! properties, and the files `make` runs by name for their ignored tests (`htp`, `onnx`,
 //! `viewer`, `play_tmux`).
 
+mod balance_study;
 mod cli;
 mod configs;
 mod data;

@@ -1,0 +1,133 @@
+//! The balance study's committed readings are what its scripts make from the stored ladders
+//! (`experiments/balance-study/families.py`, `presets.py`), and the reading never calls a
+//! variant measured on one player family.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const STUDY: &str = "experiments/balance-study";
+
+fn python(script: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(Path::new(STUDY).join(script))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{script} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn ladders() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join("ladders"))
+        .expect("ladders directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("ab/balance.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_ladder_reading_is_made_from_its_stored_results() {
+    let dirs = ladders();
+    assert!(dirs.len() >= 4, "{dirs:?}");
+    for dir in dirs {
+        let made = python("families.py", &[dir.to_str().expect("path")]);
+        let committed = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
+        assert_eq!(
+            made.trim_end(),
+            committed.trim_end(),
+            "{}: rerun ladder.sh",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn the_table_of_every_preset_is_made_from_the_ladders() {
+    let made = python("presets.py", &[env!("CARGO_BIN_EXE_tavlei")]);
+    let committed = std::fs::read_to_string(Path::new(STUDY).join("ladders/README.md"))
+        .expect("ladders/README.md");
+    assert_eq!(made.trim_end(), committed.trim_end(), "rerun presets.py");
+    for dir in ladders() {
+        let name = dir.file_name().expect("name").to_string_lossy();
+        assert!(made.contains(&format!("[{name}]({name}/README.md)")), "{name}");
+    }
+}
+
+/// One level of a ladder as `tavlei balance` stores it, with the fields the reading uses.
+fn level(agent: &str, time_ms: f64, sims: u32, attackers: u32, verdict: Option<&str>) -> String {
+    let (games, defenders) = (1000, 1000 - attackers);
+    let test = |d: f64| format!(r#"{{"slope": {d}, "low": -0.01, "high": 0.01, "trending": false}}"#);
+    let equal = r#"{"difference": 0.0, "low": -0.02, "high": 0.02, "margin": 0.075, "equivalent": true}"#;
+    let convergence = verdict.map_or("null".to_string(), |v| {
+        format!(
+            r#"{{"attacker_trend": {}, "defender_trend": {}, "attacker_equivalence": {equal},
+                "defender_equivalence": {equal}, "verdict": "{v}"}}"#,
+            test(0.0),
+            test(0.0)
+        )
+    });
+    format!(
+        r#"{{"variant": "brandubh", "agent": "{agent}", "simulations": {sims}, "time_ms": {time_ms},
+            "games": {games}, "distinct_games": {games}, "openings": {{"plies": 2, "available": 120}},
+            "attacker_wins": {attackers}, "defender_wins": {defenders}, "draws": 0,
+            "mean_length": 30.0, "convergence": {convergence}}}"#
+    )
+}
+
+#[test]
+fn one_family_is_never_measured_and_two_that_agree_are() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |family: &str, levels: [String; 2]| {
+        std::fs::create_dir_all(dir.path().join(family)).expect("mkdir");
+        std::fs::write(
+            dir.path().join(family).join("balance.json"),
+            format!("[{}]", levels.join(",")),
+        )
+        .expect("write");
+    };
+    write(
+        "ab",
+        [
+            level("ab:t=10ms", 10.0, 0, 300, None),
+            level("ab:t=40ms", 40.0, 0, 300, Some("measured")),
+        ],
+    );
+    let path = dir.path().to_str().expect("path");
+    // the reading is the section after its heading (a family's own verdict may say "measured")
+    let reading = || {
+        let text = python("families.py", &[path]);
+        let (_, reading) = text.split_once("### Reading").expect("a reading");
+        reading.to_string()
+    };
+    let alone = reading();
+    assert!(alone.contains("**one family settled**"), "{alone}");
+    assert!(!alone.contains("**measured**"), "{alone}");
+
+    write(
+        "net",
+        [
+            level("net:x:32", 0.0, 32, 300, None),
+            level("net:x:128", 0.0, 128, 300, Some("measured")),
+        ],
+    );
+    let both = reading();
+    assert!(both.contains("**measured**"), "{both}");
+
+    // the network's attackers 10 points apart: the families disagree, nothing is measured
+    write(
+        "net",
+        [
+            level("net:x:32", 0.0, 32, 400, None),
+            level("net:x:128", 0.0, 128, 400, Some("measured")),
+        ],
+    );
+    let apart = reading();
+    assert!(apart.contains("**families disagree**"), "{apart}");
+    assert!(!apart.contains("**measured**"), "{apart}");
+}
