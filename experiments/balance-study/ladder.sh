@@ -12,9 +12,12 @@
 # whose attack and whose defence is stronger) is `families.py`'s.
 #   experiments/balance-study/ladder.sh VARIANT
 # Environment: TAVLEI_BIN (default ./target/release/tavlei), GAMES (default 100 up to 9x9, 50
-# above), PAIRS (cross-family pairs, default GAMES / 2), THREADS (default 2: one game a core),
-# AB_LEVELS (alpha-beta's levels, e.g. t=10ms,t=40ms,t=160ms,t=640ms; the last is the strongest,
-# the one the cross-family games use: move an older cross/ aside when the top level changes).
+# above), STRONGEST_GAMES (games at alpha-beta's strongest level, the costliest; default GAMES,
+# the issue's design allows 50), PAIRS (cross-family pairs, default GAMES / 2), THREADS (default
+# 2: one game a core), AB_LEVELS (alpha-beta's levels, e.g. t=10ms,t=40ms,t=160ms,t=640ms; the
+# last is the strongest, the one the cross-family games use: move an older cross/ aside when the
+# top level changes). A ladder keeps the settings it was run with in its settings.env, so a
+# rerun without them plays nothing new; a setting given again overrides (and is kept).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 variant=$1
@@ -25,15 +28,22 @@ threads=${THREADS:-2}
 side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
 [ -n "$side" ] || { echo "ladder.sh: no preset named $variant" >&2; exit 2; }
 if [ "$side" -le 9 ]; then
-  ab_levels=t=10ms,t=40ms,t=160ms,t=640ms games=${GAMES:-100}
+  ab_levels=t=10ms,t=40ms,t=160ms,t=640ms games=100
 else
-  ab_levels=t=10ms,t=40ms,t=160ms games=${GAMES:-50}
+  ab_levels=t=10ms,t=40ms,t=160ms games=50
 fi
+settings=$out/settings.env
+# shellcheck source=/dev/null
+[ -f "$settings" ] && . "$settings"
 # a ladder that still trends at its top gets more levels (stored levels are not replayed)
 ab_levels=${AB_LEVELS:-$ab_levels}
+games=${GAMES:-$games}
+strongest=${STRONGEST_GAMES:-${strongest:-$games}}
+pairs=${PAIRS:-${pairs:-$((games / 2))}}
 ab_top=${ab_levels##*,}
-pairs=${PAIRS:-$((games / 2))}
 mkdir -p "$out"
+printf 'ab_levels=%s\ngames=%s\nstrongest=%s\npairs=%s\n' "$ab_levels" "$games" "$strongest" "$pairs" \
+  > "$settings"
 # one game a core, one libtorch thread a search: the network-speed issue's discipline
 common=(--variant "$variant" --seed 1 --threads "$threads" --torch-threads 1)
 # Ladders before Tablut's committed their game records (.txt) but not the stores a run resumes
@@ -51,7 +61,7 @@ stored() { # family directory: 0 when every committed record has its store
 }
 if stored "$out/ab"; then
   "$BIN" balance "${common[@]}" --agent "ab:$ab_top" --levels "$ab_levels" --games "$games" \
-    --out "$out/ab" --csv > "$out/ab.csv"
+    --strongest-games "$strongest" --out "$out/ab" --csv > "$out/ab.csv"
 fi
 if [ -f "$net" ]; then
   if stored "$out/net"; then

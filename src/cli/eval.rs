@@ -443,6 +443,10 @@ pub struct BalanceArgs {
     /// Games per level on boards larger than 9x9 (default: --games), whose games are longer.
     #[arg(long)]
     large_games: Option<u64>,
+    /// Games at the strongest level (the last of --levels), the costliest (default: as the
+    /// others'); a ladder's design may give it fewer, at least 50.
+    #[arg(long)]
+    strongest_games: Option<u64>,
     /// The equivalence margin of the two strongest levels, in points of share (TOST).
     #[arg(long, default_value_t = 100.0 * tavlei::eval::balance::EQUIVALENCE_MARGIN)]
     margin: f64,
@@ -504,12 +508,13 @@ fn balance_studies(args: &BalanceArgs) -> Result<Vec<Study>> {
             Some(n) if variant.size > 9 => n,
             _ => args.games,
         };
-        for (level, spec) in &levels {
+        for (k, (level, spec)) in levels.iter().enumerate() {
+            let strongest = k + 1 == levels.len() && levels.len() > 1;
             studies.push(Study {
                 variant: variant.clone(),
                 level: level.clone(),
                 spec: spec.clone(),
-                games,
+                games: args.strongest_games.filter(|_| strongest).unwrap_or(games),
             });
         }
     }

@@ -43,6 +43,26 @@ const STUDY: [&str; 10] = [
 ];
 
 #[test]
+fn the_strongest_level_of_a_balance_study_can_have_fewer_games() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let out = tmp.path().join("study");
+    let mut a: Vec<&str> = STUDY.to_vec();
+    a.extend(["3", "--strongest-games", "2", "--out", text(&out)]);
+    let plan: serde_json::Value =
+        serde_json::from_str(&ok(&[&a[..], &["--plan"]].concat())).expect("json");
+    assert_eq!(plan[0]["games"], 5);
+    assert_eq!(plan[1]["games"], 2, "{plan}");
+    ok(&a);
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("balance.json")).expect("balance.json"),
+    )
+    .expect("json");
+    assert_eq!(report[0]["games"], 5);
+    assert_eq!(report[1]["games"], 2);
+    assert!(report[1]["convergence"].is_object(), "{report}");
+}
+
+#[test]
 fn balance_units_apart_make_the_whole_study_store() {
     let tmp = tempfile::tempdir().expect("scratch");
     let whole = tmp.path().join("whole");
