@@ -55,15 +55,20 @@ fn the_table_of_every_preset_is_made_from_the_ladders() {
     assert_eq!(made.trim_end(), committed.trim_end(), "rerun presets.py");
     for dir in ladders() {
         let name = dir.file_name().expect("name").to_string_lossy();
-        assert!(made.contains(&format!("[{name}]({name}/README.md)")), "{name}");
+        assert!(
+            made.contains(&format!("[{name}]({name}/README.md)")),
+            "{name}"
+        );
     }
 }
 
 /// One level of a ladder as `tavlei balance` stores it, with the fields the reading uses.
 fn level(agent: &str, time_ms: f64, sims: u32, attackers: u32, verdict: Option<&str>) -> String {
     let (games, defenders) = (1000, 1000 - attackers);
-    let test = |d: f64| format!(r#"{{"slope": {d}, "low": -0.01, "high": 0.01, "trending": false}}"#);
-    let equal = r#"{"difference": 0.0, "low": -0.02, "high": 0.02, "margin": 0.075, "equivalent": true}"#;
+    let test =
+        |d: f64| format!(r#"{{"slope": {d}, "low": -0.01, "high": 0.01, "trending": false}}"#);
+    let equal =
+        r#"{"difference": 0.0, "low": -0.02, "high": 0.02, "margin": 0.075, "equivalent": true}"#;
     let convergence = verdict.map_or("null".to_string(), |v| {
         format!(
             r#"{{"attacker_trend": {}, "defender_trend": {}, "attacker_equivalence": {equal},
