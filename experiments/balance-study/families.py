@@ -45,13 +45,13 @@ def difference(k1, n1, k2, n2, z):
     return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
-def share(k, n):
+def share(k, n, digits=1):
     low, high = wilson(k, n, Z95)
-    return f"{100 * k / n:.1f} [{100 * low:.1f}, {100 * high:.1f}]"
+    return f"{100 * k / n:.{digits}f} [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
 
 
-def points(d):
-    return f"{100 * d[0]:+.1f} [{100 * d[1]:+.1f}, {100 * d[2]:+.1f}]"
+def points(d, digits=1):
+    return f"{100 * d[0]:+.{digits}f} [{100 * d[1]:+.{digits}f}, {100 * d[2]:+.{digits}f}]"
 
 
 def level_name(r):

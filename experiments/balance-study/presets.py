@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from families import HUMANS, Z95, level_name, read, wilson  # noqa: E402
+from families import HUMANS, level_name, points, read, share  # noqa: E402
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
@@ -27,17 +27,12 @@ def presets():
     return [tuple(line.split()[:2]) for line in listing.stdout.splitlines()[1:] if line.strip()]
 
 
-def pct(k, n):
-    low, high = wilson(k, n, Z95)
-    return f"{100 * k / n:.0f} [{100 * low:.0f}, {100 * high:.0f}]"
-
-
 def signed(x):
     return f"{x['slope']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
 
 
-def points(e):
-    return f"{100 * e['difference']:+.0f} [{100 * e['low']:+.0f}, {100 * e['high']:+.0f}]"
+def difference(e):
+    return points((e["difference"], e["low"], e["high"]), digits=0)
 
 
 def family_row(variant, board, family, reports, reading):
@@ -48,7 +43,7 @@ def family_row(variant, board, family, reports, reading):
     c = top.get("convergence")
     tests = (
         [f"{signed(c['attacker_trend'])} / {signed(c['defender_trend'])}",
-         f"{points(c['attacker_equivalence'])} / {points(c['defender_equivalence'])}",
+         f"{difference(c['attacker_equivalence'])} / {difference(c['defender_equivalence'])}",
          c["verdict"]]
         if c
         else ["", "", "one level"]
@@ -60,7 +55,7 @@ def family_row(variant, board, family, reports, reading):
         " / ".join(level_name(r) for r in reports),
         "/".join(map(str, games)) + ("" if distinct else " (copies)"),
         ", ".join(f"{100 * r['attacker_wins'] / r['games']:.0f}" for r in reports),
-        f"{pct(top['attacker_wins'], n)} / {pct(top['defender_wins'], n)} / {pct(top['draws'], n)}",
+        f"{share(top['attacker_wins'], n, 0)} / {share(top['defender_wins'], n, 0)} / {share(top['draws'], n, 0)}",
         *tests,
         reading,
     ]
