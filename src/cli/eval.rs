@@ -445,7 +445,7 @@ pub struct BalanceArgs {
     large_games: Option<u64>,
     /// Games at the strongest level (the last of --levels), the costliest (default: as the
     /// others'); a ladder's design may give it fewer, at least 50.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     strongest_games: Option<u64>,
     /// The equivalence margin of the two strongest levels, in points of share (TOST).
     #[arg(long, default_value_t = 100.0 * tavlei::eval::balance::EQUIVALENCE_MARGIN)]
