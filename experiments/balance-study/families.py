@@ -54,6 +54,11 @@ def points(d, digits=1):
     return f"{100 * d[0]:+.{digits}f} [{100 * d[1]:+.{digits}f}, {100 * d[2]:+.{digits}f}]"
 
 
+def load(path):
+    """A stored JSON report, or None where the ladder has none."""
+    return json.loads(path.read_text()) if path.exists() else None
+
+
 def level_name(r):
     return f"{r['time_ms']:g} ms" if r["time_ms"] > 0 else f"{r['simulations']} sims"
 
@@ -110,17 +115,21 @@ def cross_rows(m):
     ]
 
 
+SIDES = (("attackers", "attacker_wins"), ("defenders", "defender_wins"))
+
+
+def sides(x, y, z):
+    """(side, difference of x's share minus y's at confidence z) for attackers and defenders."""
+    return [(side, difference(x[key], x["games"], y[key], y["games"], z)) for side, key in SIDES]
+
+
+def apart(x, y):
+    """The sides whose shares differ between reports x and y at 95 %."""
+    return [(side, d) for side, d in sides(x, y, Z95) if d[1] > 0 or d[2] < 0]
+
+
 def equivalent(*differences):
     return all(-MARGIN < d[1] and d[2] < MARGIN for d in differences)
-
-
-def moves(reports):
-    """The family's two strongest levels differ at 95 % (it has not settled, trend or not)."""
-    return len(reports) > 1 and any(
-        d[1] > 0 or d[2] < 0
-        for key in ("attacker_wins", "defender_wins")
-        for d in [difference(reports[-1][key], reports[-1]["games"], reports[-2][key], reports[-2]["games"], Z95)]
-    )
 
 
 def read(families):
@@ -129,45 +138,43 @@ def read(families):
     the variant) "measured" cannot be said, as it needs both."""
     verdicts = {name: (r[-1].get("convergence") or {}).get("verdict", "one level") for name, r in families}
     reading = []
-    moving = sorted({name.split(",")[0].lower() for name, r in families if verdicts[name] == "trending" or moves(r)})
+    # a family whose two strongest levels differ (95 %) has not settled, trend or not
+    moving = sorted(
+        {
+            name.split(",")[0].lower()
+            for name, r in families
+            if verdicts[name] == "trending" or (len(r) > 1 and apart(r[-1], r[-2]))
+        }
+    )
     if moving:
         reading.append(
             "**trending**: " + " and ".join(moving) + (" still moves" if len(moving) == 1 else " still move")
             + " with strength"
         )
     (_, top), *rest = [(name, r[-1]) for name, r in families]
-    if rest:
-        b = rest[0][1]
-        apart = [
-            (side, d)
-            for side, key in [("attackers", "attacker_wins"), ("defenders", "defender_wins")]
-            for d in [difference(top[key], top["games"], b[key], b["games"], Z95)]
-            if d[1] > 0 or d[2] < 0
-        ]
-        if apart:
-            reading.append(
-                "**families disagree**: at their strongest levels alpha-beta minus the network is "
-                + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
-            )
+    own = families[0][1]
+    # the level the strongest is compared with: the other family's strongest, else the one below
+    other = rest[0][1] if rest else own[-2] if len(own) > 1 else top
+    if rest and apart(top, other):
+        reading.append(
+            "**families disagree**: at their strongest levels alpha-beta minus the network is "
+            + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart(top, other))
+        )
     if reading:
         return reading
+    (_, att), (_, dfn) = sides(top, other, Z90)
     if all(v == "measured" for v in verdicts.values()):
         if not rest:
             return [
                 "**one family settled**: alpha-beta does not trend and its two strongest levels agree "
                 f"within ±{100 * MARGIN:.1f} points; \"measured\" needs a second family to agree"
             ]
-        att = difference(top["attacker_wins"], top["games"], b["attacker_wins"], b["games"], Z90)
-        dfn = difference(top["defender_wins"], top["games"], b["defender_wins"], b["games"], Z90)
         if equivalent(att, dfn):
             return ["**measured**: both families agree at their strongest levels and neither trends"]
     # games a level for TOST to pass were the shares equal: the 90 % interval of a difference of
     # two shares near p is about ±z·sqrt(2p(1-p)/n)
-    other = b if rest else families[0][1][-2] if len(families[0][1]) > 1 else top
     p = max((top["attacker_wins"] + other["attacker_wins"]) / (top["games"] + other["games"]), 0.01)
     needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
-    att = difference(top["attacker_wins"], top["games"], other["attacker_wins"], other["games"], Z90)
-    dfn = difference(top["defender_wins"], top["games"], other["defender_wins"], other["games"], Z90)
     where = (
         "in either family or between them (the strongest levels"
         if rest
@@ -183,7 +190,6 @@ def read(families):
 
 def main(directory):
     d = Path(directory)
-    load = lambda p: json.loads(p.read_text()) if p.exists() else None
     ab, net, cross = load(d / "ab/balance.json"), load(d / "net/balance.json"), load(d / "cross/match.json")
     if not ab:
         sys.exit(f"families.py: no {d / 'ab/balance.json'}")
@@ -203,8 +209,7 @@ def main(directory):
     reading = read(families)
     if net:
         a, b = ab[-1], net[-1]
-        att = difference(a["attacker_wins"], a["games"], b["attacker_wins"], b["games"], Z90)
-        dfn = difference(a["defender_wins"], a["games"], b["defender_wins"], b["games"], Z90)
+        (_, att), (_, dfn) = sides(a, b, Z90)
         out += [
             "### The two families at their strongest levels",
             "",

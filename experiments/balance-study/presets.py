@@ -8,13 +8,12 @@ shares, the trend and equivalence tests `tavlei balance` computed, and the varia
 
 Presets without a ladder yet are listed at the end, so the table says what is missing.
 """
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from families import HUMANS, level_name, points, read, share  # noqa: E402
+from families import HUMANS, level_name, load, points, read, share  # noqa: E402
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
@@ -70,7 +69,6 @@ def main():
     ]
     rows, missing = [], []
     for variant, board in presets():
-        load = lambda p: json.loads(p.read_text()) if p.exists() else None
         ab, net = load(LADDERS / variant / "ab/balance.json"), load(LADDERS / variant / "net/balance.json")
         if not ab:
             missing.append(variant)

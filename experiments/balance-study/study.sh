@@ -3,7 +3,7 @@
 # and games are not replayed, so a rerun only plays what is missing and regenerates each
 # variant's README), then the table of all of them (presets.py -> ladders/README.md).
 #   experiments/balance-study/study.sh [VARIANT...]     (default: every preset)
-# Environment: as ladder.sh's (TAVLEI_BIN, GAMES, PAIRS, THREADS, AB_LEVELS).
+# Environment: as ladder.sh's (TAVLEI_BIN, GAMES, STRONGEST_GAMES, PAIRS, THREADS, AB_LEVELS).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
