@@ -2,7 +2,10 @@
 
 use anyhow::Result;
 use clap::Args;
-use tavlei::nn::device::{cuda_library_mapped, gpu_driver_present, DeviceChoice};
+use tavlei::nn::device::{
+    cuda_library_mapped, gpu_driver_present, torch_cuda_library, DeviceChoice,
+    TORCH_CUDA_LIBRARY_VAR,
+};
 
 #[derive(Args)]
 pub struct InfoArgs {
@@ -27,6 +30,12 @@ pub fn run(args: InfoArgs) -> Result<()> {
         tch::Cuda::is_available(),
         tch::Cuda::device_count()
     );
+    match torch_cuda_library() {
+        Some(path) => println!("CUDA library path: {path} ({TORCH_CUDA_LIBRARY_VAR} overrides it)"),
+        None => println!(
+            "CUDA library path: none (the torch built against has no CUDA; {TORCH_CUDA_LIBRARY_VAR} names one)"
+        ),
+    }
     println!("device for networks: {device:?}");
     println!("presets: {}", tavlei::rules::presets::PRESET_NAMES.len());
     Ok(())

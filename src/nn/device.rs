@@ -43,7 +43,19 @@ impl FromStr for DeviceChoice {
 }
 
 /// Where `libtorch_cuda.so` was at build time (set by build.rs when the installed torch has one).
-const TORCH_CUDA_LIBRARY: Option<&str> = option_env!("TAVLEI_TORCH_CUDA_LIBRARY");
+const BUILT_TORCH_CUDA_LIBRARY: Option<&str> = option_env!("TAVLEI_TORCH_CUDA_LIBRARY");
+
+/// The variable that names `libtorch_cuda.so` at run time, for a binary run on another machine
+/// than the one it was built on (a GPU node of a cluster, with its own torch).
+pub const TORCH_CUDA_LIBRARY_VAR: &str = "TAVLEI_TORCH_CUDA_LIBRARY";
+
+/// The `libtorch_cuda.so` to load: [`TORCH_CUDA_LIBRARY_VAR`] when set, else the build's.
+pub fn torch_cuda_library() -> Option<String> {
+    std::env::var(TORCH_CUDA_LIBRARY_VAR)
+        .ok()
+        .filter(|path| !path.is_empty())
+        .or_else(|| BUILT_TORCH_CUDA_LIBRARY.map(String::from))
+}
 
 static CUDA_LOADED: OnceLock<bool> = OnceLock::new();
 
@@ -63,10 +75,11 @@ pub fn gpu_driver_present() -> bool {
 /// [`gpu_driver_present`], and [`DeviceChoice::resolve`] does for `auto` (with a driver) and `cuda`.
 pub fn load_cuda() -> bool {
     *CUDA_LOADED.get_or_init(|| {
-        let Some(path) = TORCH_CUDA_LIBRARY else {
+        let Some(path) = torch_cuda_library() else {
             return false;
         };
         let Ok(path) = CString::new(path) else {
+            tracing::warn!("{TORCH_CUDA_LIBRARY_VAR} holds a NUL byte; CUDA stays off");
             return false;
         };
         // SAFETY: a NUL-terminated path; the library stays loaded for the life of the process
