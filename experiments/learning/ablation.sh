@@ -34,6 +34,9 @@ declare -A EDIT=(
   [reply]='s/^value_discount = 1.0/value_discount = 1.0\nreply_weight = 0.15/'
   # Gumbel root search at 16 / 8 simulations (10.8 a move against 32.8): three times the games
   [gumbel16]="s/^gumbel = false/gumbel = true/; s/^simulations = 64/simulations = 16/; s/^fast_simulations = 16/fast_simulations = 8/; s/^games_per_generation = .*/games_per_generation = $((3 * GAMES))/"
+  # the same at about the base arm's self-play CPU: round 1 measured 3x the games at 1.8x the CPU,
+  # so 1.6x the games
+  [gumbel16eq]="s/^gumbel = false/gumbel = true/; s/^simulations = 64/simulations = 16/; s/^fast_simulations = 16/fast_simulations = 8/; s/^games_per_generation = .*/games_per_generation = $((8 * GAMES / 5))/"
 )
 arms=("$@")
 [ ${#arms[@]} -eq 0 ] && arms=(base forced noteacher gumbel16)
