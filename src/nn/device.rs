@@ -79,7 +79,6 @@ pub fn load_cuda() -> bool {
             return false;
         };
         let Ok(path) = CString::new(path) else {
-            tracing::warn!("{TORCH_CUDA_LIBRARY_VAR} holds a NUL byte; CUDA stays off");
             return false;
         };
         // SAFETY: a NUL-terminated path; the library stays loaded for the life of the process
