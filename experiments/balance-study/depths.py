@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The depth alpha-beta completes at each of a ladder's time levels, by side to move.
+
+Alpha-beta ladders at fixed time a move are not monotone on several 9x9 presets (the attackers win
+far more at 40 ms than at 10 or 160 ms). This reads positions from a ladder's stored games (every
+GAP-th ply of the first games of its second level), asks `tavlei analyze` for each level's search
+of each, and prints the completed depth's mean and its distribution by side to move, so the
+swings can be set beside the depths each side reaches.
+    python3 experiments/balance-study/depths.py VARIANT [GAMES] [GAP]   (default 10 games, every 7th ply: both sides to move)
+"""
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = HERE.parent.parent / "target/release/tavlei"
+
+
+def main():
+    variant = sys.argv[1]
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    gap = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+    ladder = HERE / "ladders" / variant / "ab"
+    names = [r["agent"].split(":", 1)[1] for r in json.loads((ladder / "balance.json").read_text())]
+    store = ladder / "games" / f"{variant}__ab_{names[1].replace('=', '_')}.jsonl"
+    records = [json.loads(line) for line in store.read_text().splitlines()[:games]]
+    queries = [
+        {"id": f"{r['id']}:{ply}", "moves": r["moves"][:ply]}
+        for r in records
+        for ply in range(gap, len(r["moves"]), gap)
+    ]
+    print(f"{variant}: {len(queries)} positions from {store.name}, every {gap}th ply of {games} games")
+    print("| level | attackers to move: mean depth (depths) | defenders to move: mean depth (depths) |")
+    print("| --- | --- | --- |")
+    for name in names:
+        lines = "".join(json.dumps(q) + "\n" for q in queries)
+        out = subprocess.run([str(BIN), "analyze", "--variant", variant, "--agent", f"ab:{name}", "--threads", "1"],
+                             input=lines, capture_output=True, text=True, check=True).stdout
+        by_side = {"attackers": Counter(), "defenders": Counter()}
+        for answer in map(json.loads, out.splitlines()):
+            if "error" in answer:
+                sys.exit(f"{answer['id']}: {answer['error']}")
+            by_side[answer["to_move"]][answer["depth"]] += 1
+        cells = []
+        for side in ("attackers", "defenders"):
+            c = by_side[side]
+            n = sum(c.values())
+            mean = sum(d * k for d, k in c.items()) / n if n else float("nan")
+            cells.append(f"{mean:.2f} ({', '.join(f'{d}: {k}' for d, k in sorted(c.items()))})")
+        print(f"| {name} | {cells[0]} | {cells[1]} |")
+
+
+if __name__ == "__main__":
+    main()
