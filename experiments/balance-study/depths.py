@@ -5,10 +5,12 @@ Alpha-beta ladders at fixed time a move are not monotone on several 9x9 presets 
 far more at 40 ms than at 10 or 160 ms). This reads positions from a ladder's stored games (every
 GAP-th ply of the first games of its second level), asks `tavlei analyze` for each level's search
 of each, and prints the completed depth's mean and its distribution by side to move, so the
-swings can be set beside the depths each side reaches.
+swings can be set beside the depths each side reaches. The searches are timed, so a rerun moves a
+few positions by a ply (the means by up to about 0.15); the levels' pattern stays.
     python3 experiments/balance-study/depths.py VARIANT [GAMES] [GAP]   (default 10 games, every 7th ply: both sides to move)
 """
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -23,8 +25,9 @@ def main():
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     gap = int(sys.argv[3]) if len(sys.argv) > 3 else 7
     ladder = HERE / "ladders" / variant / "ab"
-    names = [r["agent"].split(":", 1)[1] for r in json.loads((ladder / "balance.json").read_text())]
-    store = ladder / "games" / f"{variant}__ab_{names[1].replace('=', '_')}.jsonl"
+    agents = [r["agent"] for r in json.loads((ladder / "balance.json").read_text())]
+    # the store's name as `tavlei balance` makes it (src/eval/balance.rs, store_path)
+    store = ladder / "games" / f"{variant}__{re.sub(r'[^A-Za-z0-9-]', '_', agents[1])}.jsonl"
     records = [json.loads(line) for line in store.read_text().splitlines()[:games]]
     queries = [
         {"id": f"{r['id']}:{ply}", "moves": r["moves"][:ply]}
@@ -34,9 +37,9 @@ def main():
     print(f"{variant}: {len(queries)} positions from {store.name}, every {gap}th ply of {games} games")
     print("| level | attackers to move: mean depth (depths) | defenders to move: mean depth (depths) |")
     print("| --- | --- | --- |")
-    for name in names:
-        lines = "".join(json.dumps(q) + "\n" for q in queries)
-        out = subprocess.run([str(BIN), "analyze", "--variant", variant, "--agent", f"ab:{name}", "--threads", "1"],
+    lines = "".join(json.dumps(q) + "\n" for q in queries)
+    for agent in agents:
+        out = subprocess.run([str(BIN), "analyze", "--variant", variant, "--agent", agent, "--threads", "1"],
                              input=lines, capture_output=True, text=True, check=True).stdout
         by_side = {"attackers": Counter(), "defenders": Counter()}
         for answer in map(json.loads, out.splitlines()):
@@ -49,7 +52,7 @@ def main():
             n = sum(c.values())
             mean = sum(d * k for d, k in c.items()) / n if n else float("nan")
             cells.append(f"{mean:.2f} ({', '.join(f'{d}: {k}' for d, k in sorted(c.items()))})")
-        print(f"| {name} | {cells[0]} | {cells[1]} |")
+        print(f"| {agent.split(':', 1)[1]} | {cells[0]} | {cells[1]} |")
 
 
 if __name__ == "__main__":

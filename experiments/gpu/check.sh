@@ -14,6 +14,9 @@ W=$(mktemp -d)
 mkdir -p "$OUT"
 exec > >(tee "$OUT/log.txt") 2>&1
 step() { echo "== $* ($(date -u +%T))"; }
+stopped() { # exit status, tag: a line when a step did not finish
+  [ "$1" = 0 ] || echo "[$2] stopped: exit $1 (124: the step's time limit)"
+}
 if [ -z "${TAVLEI_TORCH_CUDA_LIBRARY:-}" ]; then
   # the machine's own torch: its libraries, and the CUDA runtime its wheel depends on
   lib=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
@@ -34,8 +37,7 @@ selfplay() { # variant model games device [config] -> its summary line
   local tag=$1-$(basename "$2" .safetensors)-$4${5:+-$(basename "$5" .toml)}
   timeout 150 "$BIN" selfplay --variant "$1" --model "$2" --games "$3" --device "$4" --seed 1 \
     ${5:+--config "$5"} --out "$W/sp-$tag" 2>&1 | grep -E "games of|evaluations|error" | sed "s/^/[$tag] /"
-  local rc=${PIPESTATUS[0]}
-  [ "$rc" = 0 ] || echo "[$tag] stopped: exit $rc (124: the step's time limit)"
+  stopped "${PIPESTATUS[0]}" "$tag"
 }
 sed 's/^concurrent_games = .*/concurrent_games = 256/' configs/selfplay.toml > "$W/c256.toml"
 "$BIN" init-model --variant brandubh --blocks 10 --channels 128 --checkpoint "$W/big.safetensors" --seed 1 > /dev/null
@@ -63,8 +65,7 @@ train() { # model device steps threads mixed -> its summary line
   timeout 120 "$BIN" train --data "$W/sp-brandubh-brandubh-cuda-c256" --init "$1" --device "$2" \
     --threads "$4" --config "$W/train-$tag.toml" --checkpoint "$W/$tag.safetensors" 2>&1 |
     grep -E "^trained|error" | sed "s/^/[$tag] /"
-  local rc=${PIPESTATUS[0]}
-  [ "$rc" = 0 ] || echo "[$tag] stopped: exit $rc (124: the step's time limit)"
+  stopped "${PIPESTATUS[0]}" "$tag"
 }
 train models/brandubh.safetensors cuda 400 1 false
 train models/brandubh.safetensors cuda 400 1 true

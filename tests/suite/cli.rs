@@ -792,22 +792,20 @@ fn info_loads_libtorchs_cuda_half_only_where_a_driver_is() {
 fn a_cuda_library_named_at_run_time_is_the_one_tried() {
     // a binary moved to a GPU node finds that node's torch through the variable
     let missing = "/no/such/torch/lib/libtorch_cuda.so";
-    let info = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args(["info"])
-        .env("TAVLEI_TORCH_CUDA_LIBRARY", missing)
-        .output()
-        .expect("run tavlei");
-    let text = stdout(&info);
+    let info = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tavlei"))
+            .args(args)
+            .env("TAVLEI_TORCH_CUDA_LIBRARY", missing)
+            .output()
+            .expect("run tavlei")
+    };
+    let text = stdout(&info(&["info"]));
     assert!(
         text.contains(&format!("CUDA library path: {missing}")),
         "{text}"
     );
     // asked for CUDA, it tries that file, says so, and refuses to run on the CPU instead
-    let cuda = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args(["info", "--device", "cuda"])
-        .env("TAVLEI_TORCH_CUDA_LIBRARY", missing)
-        .output()
-        .expect("run tavlei");
+    let cuda = info(&["info", "--device", "cuda"]);
     let err = String::from_utf8_lossy(&cuda.stderr);
     assert!(!cuda.status.success());
     assert!(
