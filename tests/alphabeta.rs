@@ -189,6 +189,75 @@ fn blocks_a_one_move_escape() {
     assert!(r.score > -WIN_BOUND, "{r:?}");
 }
 
+#[test]
+fn quiescence_sees_the_recapture_a_depth_one_leaf_misses() {
+    // defenders to move: h9-d9 takes c9 (against b9), but g8-d8 then takes d9 (against d10),
+    // a defender (worth two attackers on Copenhagen) for an attacker
+    let pos = setup(
+        "copenhagen",
+        "
+        11 # . . . . . . . . . #
+        10 . . . A . . . . . . .
+         9 . D A . . . . D . . .
+         8 . . . . . . A . . . .
+         7 . . . . . D . . . . .
+         6 . . . . D K D . . . .
+         5 . . . . . D . . . . .
+         4 . . . . . . . . . . .
+         3 . . . . . . . . . . .
+         2 . . . . . . . . . . .
+         1 # . . . . . . . . . #",
+        Defenders,
+    );
+    let take = legal_moves(&pos)
+        .into_iter()
+        .find(|&mv| name(&pos, Some(mv)) == "h9-d9")
+        .expect("h9-d9 is legal");
+    let taken = after(&pos, take);
+    assert_eq!(taken.count(Side::Attackers), 2, "h9-d9 captures c9");
+    let retaken = legal_moves(&taken)
+        .into_iter()
+        .find(|&mv| name(&taken, Some(mv)) == "g8-d8")
+        .map(|mv| after(&taken, mv))
+        .expect("g8-d8 is legal");
+    assert_eq!(
+        retaken.count(Side::Defenders),
+        pos.count(Side::Defenders) - 1,
+        "g8-d8 recaptures"
+    );
+
+    let depth_one = |quiescence| {
+        let mut config = AlphaBetaConfig::default();
+        config.search.tt_megabytes = 1;
+        config.search.quiescence = quiescence;
+        AlphaBeta::new(config, 7).search(&pos, Limit::Depth(1))
+    };
+    let blind = depth_one(0);
+    assert_eq!(name(&pos, blind.best), "h9-d9", "{blind:?}");
+    let seeing = depth_one(4);
+    assert_ne!(name(&pos, seeing.best), "h9-d9", "{seeing:?}");
+    assert!(seeing.score < blind.score, "{seeing:?} {blind:?}");
+    // the search that sees the recapture by depth agrees
+    let deeper = search(&pos, Limit::Depth(2));
+    assert_ne!(name(&pos, deeper.best), "h9-d9", "{deeper:?}");
+}
+
+#[test]
+fn quiescence_beyond_its_bound_is_refused() {
+    let text = std::fs::read_to_string("configs/alphabeta.toml")
+        .expect("reads")
+        .replace("quiescence = 0", "quiescence = 33");
+    match AlphaBetaConfig::parse(&text, "deep.toml") {
+        Err(e @ ConfigError::Invalid { .. }) => {
+            assert!(e.to_string().contains("quiescence"), "{e}")
+        }
+        other => panic!("expected an invalid setting, got {other:?}"),
+    }
+    let shipped = AlphaBetaConfig::load("configs/alphabeta/quiescence.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(shipped.search.quiescence, 4);
+}
+
 /// The same board with the other side to move.
 fn after_pass(pos: &Position) -> Position {
     Position::from_cells(pos.variant(), pos.cells(), pos.side_to_move().opponent())
@@ -497,6 +566,23 @@ proptest! {
         if let Some(first) = r.pv.first() {
             prop_assert_eq!(Some(*first), r.best);
         }
+    }
+
+    /// Quiescence walks captures on every preset (berserk chains, dice, jumps) and still
+    /// returns a legal move with a score a search can give.
+    #[test]
+    fn the_move_returned_with_quiescence_is_legal(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
+        let pos = random_position(PRESET_NAMES[preset], seed, plies);
+        let mut config = AlphaBetaConfig::default();
+        config.search.tt_megabytes = 1;
+        config.search.quiescence = 6;
+        let r = AlphaBeta::new(config, 7).search(&pos, Limit::Depth(2));
+        let moves = legal_moves(&pos);
+        match r.best {
+            Some(best) => prop_assert!(moves.contains(&best), "{pos:?}: {r:?}"),
+            None => prop_assert!(moves.is_empty(), "{pos:?}: no move returned"),
+        }
+        prop_assert!(r.score.abs() <= WIN, "{r:?}");
     }
 }
 

@@ -59,11 +59,18 @@ pub struct SearchSettings {
     /// temperature 1. Missing from older files: the default.
     #[serde(default = "default_opening_noise")]
     pub opening_noise: i32,
+    /// Plies of captures (and immediate wins) searched past the depth before a leaf is
+    /// evaluated; 0 evaluates at the depth. Missing from older files: 0.
+    #[serde(default)]
+    pub quiescence: u32,
 }
 
 fn default_opening_noise() -> i32 {
     SearchSettings::default().opening_noise
 }
+
+/// The most quiescence plies a settings file may ask for.
+pub const MAX_QUIESCENCE: u32 = 32;
 
 impl Default for SearchSettings {
     fn default() -> Self {
@@ -73,6 +80,7 @@ impl Default for SearchSettings {
             new_iteration_share: 0.4,
             value_scale: 600.0,
             opening_noise: 50,
+            quiescence: 0,
         }
     }
 }
@@ -106,6 +114,9 @@ impl Settings for AlphaBetaConfig {
         }
         if !(0..=self.eval.material * 10).contains(&s.opening_noise) {
             return Err("search.opening_noise must lie in 0..=10 * eval.material".into());
+        }
+        if s.quiescence > MAX_QUIESCENCE {
+            return Err(format!("search.quiescence must lie in 0..={MAX_QUIESCENCE}").into());
         }
         if self.eval.material <= 0 {
             return Err("eval.material must be positive".into());
@@ -494,7 +505,8 @@ impl AlphaBeta {
         }
         // the evaluation ignores the die, so a leaf needs no chance node
         if depth == 0 || ply >= MAX_PLY - 1 {
-            return self.static_score(pos, ply);
+            let plies = self.config.search.quiescence;
+            return self.quiesce(pos, plies, ply, alpha, beta);
         }
         if pos.needs_roll() {
             return self.chance(pos, depth, ply, alpha, beta);
@@ -585,6 +597,77 @@ impl AlphaBeta {
                 mv: best_move,
             },
         );
+        best
+    }
+
+    /// A leaf searched on through captures and immediate wins for up to `plies` more plies, so
+    /// that it is not judged in the middle of an exchange: the side to move may stand on the
+    /// static score or take; quiet moves are not searched. With `plies` 0 it is the static score.
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        plies: u32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if let Some(outcome) = pos.status() {
+            return terminal_score(outcome, pos.side_to_move(), ply);
+        }
+        let stand = self.static_score(pos, ply);
+        if plies == 0 || ply >= MAX_PLY - 1 || pos.needs_roll() || stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        pos.legal_moves(&mut self.moves);
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
+            if !mv.moves_a_piece() {
+                continue;
+            }
+            let Some(piece) = Piece::from_code(pos.cells()[mv.from() as usize]) else {
+                continue;
+            };
+            let gain = if wins_at_once(pos, mv) {
+                ORDER_WIN
+            } else {
+                likely_captures(pos, mv, piece)
+            };
+            if gain > 0 {
+                list.push((gain, mv));
+            }
+        }
+        list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut best = stand;
+        let mut child = self.take_child(2 * ply, pos);
+        for &(_, mv) in &list {
+            child.copy_from(pos);
+            child.play_unchecked(mv);
+            self.tick();
+            if self.stopped {
+                break;
+            }
+            // a berserk chain keeps the side to move: the same point of view
+            let score = if child.side_to_move() == pos.side_to_move() {
+                self.quiesce(&child, plies - 1, ply + 1, alpha, beta)
+            } else {
+                -self.quiesce(&child, plies - 1, ply + 1, -beta, -alpha)
+            };
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = list;
+        self.put_child(2 * ply, child);
+        if self.stopped {
+            return 0;
+        }
         best
     }
 
