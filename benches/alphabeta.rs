@@ -1,6 +1,7 @@
 //! Alpha-beta speed: nodes per second of a fixed-depth search from the start position of three
 //! board sizes, each search by a fresh agent (empty table), so every run visits the same nodes.
-//! Throughput is in nodes: criterion's "elem/s" reads as nodes per second.
+//! Throughput is in nodes: criterion's "elem/s" reads as nodes per second. Each search runs
+//! without and with a quiescence search of 4 plies (`-q4`), whose nodes count too.
 //!
 //! `alphabeta_time`: the wall time of one move at a 20 ms limit as a match plays it (the table
 //! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
@@ -18,22 +19,30 @@ const CASES: [(&str, u32); 3] = [("brandubh", 5), ("tavlei", 4), ("copenhagen", 
 fn nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("alphabeta");
     group.sample_size(10);
+    // without and with the quiescence search of configs/alphabeta/quiescence.toml
     for (name, depth) in CASES {
         let v = Variant::load(name).expect("preset");
         let start = Position::start(&v);
-        let config = AlphaBetaConfig::default();
-        let nodes = AlphaBeta::new(config.clone(), 1)
-            .search(&start, Limit::Depth(depth))
-            .nodes;
-        println!("alphabeta {name} depth {depth}: {nodes} nodes per search");
-        group.throughput(Throughput::Elements(nodes));
-        group.bench_function(BenchmarkId::new(format!("depth{depth}"), name), |b| {
-            b.iter_batched(
-                || AlphaBeta::new(config.clone(), 1),
-                |mut ab| ab.search(&start, Limit::Depth(depth)).nodes,
-                BatchSize::PerIteration,
-            )
-        });
+        for quiescence in [0, 4] {
+            let mut config = AlphaBetaConfig::default();
+            config.search.quiescence = quiescence;
+            let nodes = AlphaBeta::new(config.clone(), 1)
+                .search(&start, Limit::Depth(depth))
+                .nodes;
+            let id = match quiescence {
+                0 => format!("depth{depth}"),
+                q => format!("depth{depth}-q{q}"),
+            };
+            println!("alphabeta {name} {id}: {nodes} nodes per search");
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(BenchmarkId::new(id, name), |b| {
+                b.iter_batched(
+                    || AlphaBeta::new(config.clone(), 1),
+                    |mut ab| ab.search(&start, Limit::Depth(depth)).nodes,
+                    BatchSize::PerIteration,
+                )
+            });
+        }
     }
     group.finish();
 }

@@ -3,10 +3,11 @@
 and equivalence verdict `tavlei balance` computed, the two families compared at their strongest
 levels (TOST), and the cross-family games: whose attack and whose defence is stronger.
 
-    python3 experiments/balance-study/families.py experiments/balance-study/ladders/VARIANT
+    python3 experiments/balance-study/families.py experiments/balance-study/ladders/VARIANT [SCRIPT]
 
 Reads DIR/ab/balance.json, DIR/net/balance.json and DIR/cross/match.json (the last two where
-they exist) and prints Markdown. Shares are in points of 100; Wilson intervals at 95 %; a
+they exist) and prints Markdown; SCRIPT names the script that made the ladder (ladder.sh unless
+given). Shares are in points of 100; Wilson intervals at 95 %; a
 difference of two shares has Newcombe's hybrid score interval (each share's Wilson interval
 combined), at 90 % for an equivalence test (TOST at 5 %) and at 95 % for a difference.
 """
@@ -60,7 +61,10 @@ def load(path):
 
 
 def level_name(r):
-    return f"{r['time_ms']:g} ms" if r["time_ms"] > 0 else f"{r['simulations']} sims"
+    if r["time_ms"] > 0:
+        return f"{r['time_ms']:g} ms"
+    # alpha-beta's budget without a time is its depth
+    return f"depth {r['simulations']}" if r["agent"].startswith("ab:") else f"{r['simulations']} sims"
 
 
 def family_table(name, reports):
@@ -91,7 +95,8 @@ def family_table(name, reports):
         lines += [
             "",
             f"Verdict at {level_name(top)}: **{c['verdict']}**. Log-odds slope a doubling of the "
-            f"budget (95 %): attackers {t(c['attacker_trend'])}, defenders "
+            f"{'depth' if level_name(top).startswith('depth') else 'budget'} (95 %): attackers "
+            f"{t(c['attacker_trend'])}, defenders "
             f"{t(c['defender_trend'])}. Difference to the level below (90 %, margin "
             f"±{100 * c['attacker_equivalence']['margin']:.1f} points): attackers "
             f"{e(c['attacker_equivalence'])}, defenders {e(c['defender_equivalence'])}.",
@@ -171,10 +176,15 @@ def read(families):
             ]
         if equivalent(att, dfn):
             return ["**measured**: both families agree at their strongest levels and neither trends"]
-    # games a level for TOST to pass were the shares equal: the 90 % interval of a difference of
-    # two shares near p is about ±z·sqrt(2p(1-p)/n)
-    p = max((top["attacker_wins"] + other["attacker_wins"]) / (top["games"] + other["games"]), 0.01)
-    needed = math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
+    # games a level for TOST to pass on both sides were the shares equal: the 90 % interval of a
+    # difference of two shares near p is about ±z·sqrt(2p(1-p)/n); the share nearer one half
+    # needs the most
+    def needed_for(wins):
+        p = (top[wins] + other[wins]) / (top["games"] + other["games"])
+        p = min(max(p, 0.01), 0.99)
+        return math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
+
+    needed = max(needed_for("attacker_wins"), needed_for("defender_wins"))
     where = (
         "in either family or between them (the strongest levels"
         if rest
@@ -188,7 +198,7 @@ def read(families):
     ]
 
 
-def main(directory):
+def main(directory, made_by="ladder.sh"):
     d = Path(directory)
     ab, net, cross = load(d / "ab/balance.json"), load(d / "net/balance.json"), load(d / "cross/match.json")
     if not ab:
@@ -196,7 +206,7 @@ def main(directory):
     variant = ab[0]["variant"]
     out = [f"# {variant}: balance along strength ladders of two player families (issue 26)", ""]
     out.append(
-        "Made by `experiments/balance-study/ladder.sh "
+        f"Made by `experiments/balance-study/{made_by} "
         f"{variant}` (seed 1, one game a core, one libtorch thread a search), read by "
         "`families.py`. Shares in %, 95 % Wilson intervals over distinct games; draws count as "
         "neither side's win."
@@ -270,4 +280,4 @@ def main(directory):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    main(*(sys.argv[1:3] or ["."]))

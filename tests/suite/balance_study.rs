@@ -47,6 +47,40 @@ fn every_ladder_reading_is_made_from_its_stored_results() {
     }
 }
 
+/// The fixed-depth ladders (`depth-ladder.sh`): one even and one odd ladder a variant.
+fn depth_ladders() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join("depth-ladders"))
+        .expect("depth-ladders directory")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("even/ab/balance.json").is_file())
+        .flat_map(|p| [p.join("even"), p.join("odd")])
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn every_depth_ladder_reading_is_made_from_its_stored_results_and_names_depths() {
+    let dirs = depth_ladders();
+    assert!(dirs.len() >= 2, "{dirs:?}");
+    for dir in dirs {
+        let made = python(
+            "families.py",
+            &[dir.to_str().expect("path"), "depth-ladder.sh"],
+        );
+        let committed = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
+        assert_eq!(
+            made.trim_end(),
+            committed.trim_end(),
+            "{}: rerun depth-ladder.sh",
+            dir.display()
+        );
+        // alpha-beta without a time is a depth, never a simulation count
+        assert!(made.contains("| depth "), "{made}");
+        assert!(!made.contains(" sims |"), "{made}");
+    }
+}
+
 #[test]
 fn the_table_of_every_preset_is_made_from_the_ladders() {
     let made = python("presets.py", &[env!("CARGO_BIN_EXE_tavlei")]);
