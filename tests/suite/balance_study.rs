@@ -52,7 +52,9 @@ fn depth_ladders() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join("depth-ladders"))
         .expect("depth-ladders directory")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.join("even/ab/balance.json").is_file() && p.join("odd/ab/balance.json").is_file())
+        .filter(|p| {
+            p.join("even/ab/balance.json").is_file() && p.join("odd/ab/balance.json").is_file()
+        })
         .flat_map(|p| [p.join("even"), p.join("odd")])
         .collect();
     dirs.sort();
