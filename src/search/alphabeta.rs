@@ -624,17 +624,7 @@ impl AlphaBeta {
         pos.legal_moves(&mut self.moves);
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
-            if !mv.moves_a_piece() {
-                continue;
-            }
-            let Some(piece) = Piece::from_code(pos.cells()[mv.from() as usize]) else {
-                continue;
-            };
-            let gain = if wins_at_once(pos, mv) {
-                ORDER_WIN
-            } else {
-                likely_captures(pos, mv, piece)
-            };
+            let gain = moved_piece(pos, mv).map_or(0, |piece| forcing_gain(pos, mv, piece));
             if gain > 0 {
                 list.push((gain, mv));
             }
@@ -767,19 +757,13 @@ impl AlphaBeta {
         if Some(mv) == tt_move {
             return ORDER_TT;
         }
-        if !mv.moves_a_piece() {
-            return 0;
-        }
-        let code = pos.cells()[mv.from() as usize];
-        let Some(piece) = Piece::from_code(code) else {
+        let Some(piece) = moved_piece(pos, mv) else {
             return 0;
         };
-        if wins_at_once(pos, mv) {
-            return ORDER_WIN;
-        }
-        let captures = likely_captures(pos, mv, piece);
-        if captures > 0 {
-            return ORDER_CAPTURE + captures;
+        match forcing_gain(pos, mv, piece) {
+            ORDER_WIN => return ORDER_WIN,
+            captures if captures > 0 => return ORDER_CAPTURE + captures,
+            _ => {}
         }
         let k = &self.killers[ply];
         if k[0] == Some(mv) {
@@ -791,6 +775,24 @@ impl AlphaBeta {
         self.history_index(mv)
             .and_then(|i| self.history.get(i).copied())
             .unwrap_or(0)
+    }
+}
+
+/// The piece a move slides or jumps (none for a pass or a roll).
+fn moved_piece(pos: &Position, mv: Move) -> Option<Piece> {
+    if !mv.moves_a_piece() {
+        return None;
+    }
+    Piece::from_code(pos.cells()[mv.from() as usize])
+}
+
+/// How forcing a move is: `ORDER_WIN` when it wins at once, else the taflmen it likely captures
+/// (0 for a quiet move). Orders the full search's moves and picks the quiescence search's.
+fn forcing_gain(pos: &Position, mv: Move, piece: Piece) -> i32 {
+    if wins_at_once(pos, mv) {
+        ORDER_WIN
+    } else {
+        likely_captures(pos, mv, piece)
     }
 }
 

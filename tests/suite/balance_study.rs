@@ -31,19 +31,30 @@ fn ladders() -> Vec<PathBuf> {
     dirs
 }
 
+/// `families.py DIR [SCRIPT]` of a ladder, checked against its committed README.md; the
+/// reading it made.
+fn reading_matches_committed(dir: &Path, script: &str) -> String {
+    let path = dir.to_str().expect("path");
+    let made = match script {
+        "ladder.sh" => python("families.py", &[path]),
+        _ => python("families.py", &[path, script]),
+    };
+    let committed = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
+    assert_eq!(
+        made.trim_end(),
+        committed.trim_end(),
+        "{}: rerun {script}",
+        dir.display()
+    );
+    made
+}
+
 #[test]
 fn every_ladder_reading_is_made_from_its_stored_results() {
     let dirs = ladders();
     assert!(dirs.len() >= 4, "{dirs:?}");
     for dir in dirs {
-        let made = python("families.py", &[dir.to_str().expect("path")]);
-        let committed = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
-        assert_eq!(
-            made.trim_end(),
-            committed.trim_end(),
-            "{}: rerun ladder.sh",
-            dir.display()
-        );
+        reading_matches_committed(&dir, "ladder.sh");
     }
 }
 
@@ -66,17 +77,7 @@ fn every_depth_ladder_reading_is_made_from_its_stored_results_and_names_depths()
     let dirs = depth_ladders();
     assert!(dirs.len() >= 2, "{dirs:?}");
     for dir in dirs {
-        let made = python(
-            "families.py",
-            &[dir.to_str().expect("path"), "depth-ladder.sh"],
-        );
-        let committed = std::fs::read_to_string(dir.join("README.md")).expect("README.md");
-        assert_eq!(
-            made.trim_end(),
-            committed.trim_end(),
-            "{}: rerun depth-ladder.sh",
-            dir.display()
-        );
+        let made = reading_matches_committed(&dir, "depth-ladder.sh");
         // alpha-beta without a time is a depth, never a simulation count
         assert!(made.contains("| depth "), "{made}");
         assert!(!made.contains(" sims |"), "{made}");
