@@ -1,6 +1,6 @@
 //! The balance study's committed readings are what its scripts make from the stored ladders
-//! (`experiments/balance-study/families.py`, `presets.py`), and the reading never calls a
-//! variant measured on one player family.
+//! (`experiments/balance-study/families.py`, `presets.py`, `parity.py`), and the reading never
+//! calls a variant measured on one player family.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -172,4 +172,43 @@ fn one_family_is_never_measured_and_two_that_agree_are() {
     let apart = reading();
     assert!(apart.contains("**families disagree**"), "{apart}");
     assert!(!apart.contains("**measured**"), "{apart}");
+}
+
+#[test]
+fn the_parity_table_is_made_from_the_depth_ladders() {
+    let made = python("parity.py", &[]);
+    let readme = std::fs::read_to_string(Path::new(STUDY).join("depth-ladders/README.md"))
+        .expect("depth-ladders/README.md");
+    assert!(readme.contains(made.trim_end()), "rerun parity.py:\n{made}");
+    // every ladder with both halves has its row
+    for dir in depth_ladders().iter().filter(|d| d.ends_with("even")) {
+        let name = dir.parent().and_then(Path::file_name).expect("name");
+        let name = name.to_string_lossy();
+        let (variant, search) = name.split_once('-').unwrap_or((&name, "plain"));
+        assert!(
+            made.contains(&format!("| {variant} | {search} |")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn parity_says_whether_the_even_and_odd_depths_agree() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let write = |half: &str, depth: u32, attackers: u32| {
+        let path = dir.path().join("brandubh").join(half).join("ab");
+        std::fs::create_dir_all(&path).expect("mkdir");
+        let report = level(&format!("ab:{depth}"), 0.0, depth, attackers, None);
+        std::fs::write(path.join("balance.json"), format!("[{report}]")).expect("write");
+    };
+    let table = || python("parity.py", &[dir.path().to_str().expect("path")]);
+    // 1000 games a level: 54 % against 9 % is a difference, 30 % against 30 % an agreement
+    write("even", 4, 540);
+    write("odd", 5, 90);
+    let apart = table();
+    assert!(apart.contains("| brandubh | plain | 1000 |"), "{apart}");
+    assert!(apart.contains("+45 [+42, +48]: **differ**"), "{apart}");
+    write("odd", 5, 540);
+    let same = table();
+    assert!(same.contains("+0 [-4, +4]: **agree**"), "{same}");
 }
