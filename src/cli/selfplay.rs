@@ -179,20 +179,19 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--teacher ab:D`: alpha-beta's games against itself as training data.
+/// `--teacher ab:D[:eval=FILE]`: alpha-beta's games against itself as training data.
 fn teacher_games(
     args: &SelfplayArgs,
     teacher: &str,
     v: &std::sync::Arc<tavlei::rules::Variant>,
     cfg: &SelfplayConfig,
 ) -> Result<()> {
-    let Some(depth) = tavlei::selfplay::teacher::teacher_depth(teacher) else {
-        bail!("--teacher {teacher}: the teacher is alpha-beta at a depth, like ab:4");
-    };
+    let teacher = tavlei::selfplay::teacher::Teacher::parse(teacher)
+        .with_context(|| format!("--teacher {teacher}"))?;
     let mut progress = Bar::new(args.games)?;
     let summary = tavlei::selfplay::generate_teacher(
         &Position::start(v),
-        depth,
+        &teacher,
         cfg,
         args.games,
         args.seed.seed,
@@ -203,7 +202,7 @@ fn teacher_games(
     print_summary(
         &summary,
         v.name(),
-        &format!("alpha-beta to depth {depth} (teacher games)"),
+        &format!("alpha-beta to depth {} (teacher games)", teacher.depth),
         &args.out,
     );
     Ok(())

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, Invalid, Settings};
+use crate::selfplay::teacher::{Teacher, TeacherError};
 
 use crate::nn::Architecture;
 use crate::selfplay::SelfplayConfig;
@@ -89,24 +90,22 @@ pub struct TeacherSettings {
     /// Games per generation (0: none).
     pub games: u64,
     /// The teacher: `ab:D`, alpha-beta to depth D (a depth, not a time, so the games are
-    /// reproducible).
+    /// reproducible), or `ab:D:eval=FILE` with the alpha-beta settings of FILE.
     pub agent: String,
 }
 
 impl TeacherSettings {
-    /// The teacher's search depth (checked by `PipelineConfig::check`).
-    pub fn depth(&self) -> Option<u32> {
-        crate::selfplay::teacher::teacher_depth(&self.agent)
+    /// The teacher, when the run has teacher games (its spec checked by `PipelineConfig::check`).
+    pub fn teacher(&self) -> Result<Option<Teacher>, TeacherError> {
+        (self.games > 0)
+            .then(|| Teacher::parse(&self.agent))
+            .transpose()
     }
 
     fn check(&self) -> Result<(), Invalid> {
-        if self.games > 0 && self.depth().is_none() {
-            return Err(Invalid(format!(
-                "teacher.agent `{}` must be alpha-beta at a depth (ab:4)",
-                self.agent
-            )));
-        }
-        Ok(())
+        self.teacher()
+            .map(|_| ())
+            .map_err(|e| Invalid(format!("teacher.agent: {e}")))
     }
 }
 

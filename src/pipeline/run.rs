@@ -16,6 +16,7 @@ use crate::nn::{CheckpointError, Network};
 use crate::report::training::loss_chart;
 use crate::rules::{Position, RulesError};
 use crate::search::{Evaluator, RolloutEvaluator, SearchConfig};
+use crate::selfplay::teacher::TeacherError;
 use crate::selfplay::{generate, GenerateSummary, Progress};
 use crate::train::metrics::read_rows;
 use crate::train::trainer::{train, TrainError, TrainRequest};
@@ -32,6 +33,8 @@ pub enum PipelineError {
     Train(#[from] TrainError),
     #[error(transparent)]
     Eval(#[from] EvalError),
+    #[error(transparent)]
+    Teacher(#[from] TeacherError),
     #[error("{path}: {message}")]
     Io { path: PathBuf, message: String },
     #[error("self-play of generation {generation} elsewhere: {message}")]
@@ -357,7 +360,7 @@ fn teacher_games(
     (g, stage): (u32, &str),
     progress: &mut dyn PipelineProgress,
 ) -> Result<Option<SelfplaySummary>, PipelineError> {
-    let Some(depth) = cfg.teacher.depth().filter(|_| cfg.teacher.games > 0) else {
+    let Some(teacher) = cfg.teacher.teacher()? else {
         return Ok(None);
     };
     let dir = generation_dir(run, g);
@@ -372,7 +375,7 @@ fn teacher_games(
     let mut bar = SelfplayBar(progress, 0);
     let s = crate::selfplay::generate_teacher(
         start,
-        depth,
+        &teacher,
         &cfg.selfplay,
         cfg.teacher.games,
         seed,

@@ -15,26 +15,64 @@ use super::config::SelfplayConfig;
 use super::game::{game_seed, sample_at, FinishedGame};
 use super::generator::{prepare, shard_count, shard_games, shard_path, write_shard_files};
 use super::{GenerateSummary, Progress};
+use crate::config::ConfigError;
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
 use crate::rules::Position;
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
 
-/// The depth of a teacher spec: `ab:D` is alpha-beta to depth D; anything else (a time budget,
-/// another agent, a malformed spec) is not a teacher.
-pub fn teacher_depth(spec: &str) -> Option<u32> {
-    let depth: u32 = spec.trim().strip_prefix("ab:")?.parse().ok()?;
-    (depth > 0).then_some(depth)
+/// A teacher: alpha-beta to a fixed depth (a depth, not a time, so its games are reproducible),
+/// with the compiled settings or those of a file (`ab:D:eval=FILE`, e.g. a quiescence search).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Teacher {
+    pub depth: u32,
+    pub settings: AlphaBetaConfig,
+}
+
+/// Why a teacher spec names no teacher.
+#[derive(Debug, thiserror::Error)]
+pub enum TeacherError {
+    #[error(
+        "teacher `{0}` is not alpha-beta at a depth (expected ab:D or ab:D:eval=FILE, like ab:4)"
+    )]
+    NotADepth(String),
+    #[error("teacher `{spec}`: {source}")]
+    Settings { spec: String, source: ConfigError },
+}
+
+impl Teacher {
+    /// `ab:D` (D > 0) or `ab:D:eval=FILE`, the file's settings read and checked.
+    pub fn parse(spec: &str) -> Result<Teacher, TeacherError> {
+        let not_a_depth = || TeacherError::NotADepth(spec.to_string());
+        let rest = spec.trim().strip_prefix("ab:").ok_or_else(not_a_depth)?;
+        let (depth, file) = match rest.split_once(":eval=") {
+            Some((depth, file)) => (depth, Some(file)),
+            None => (rest, None),
+        };
+        let depth: u32 = depth
+            .parse()
+            .ok()
+            .filter(|&d| d > 0)
+            .ok_or_else(not_a_depth)?;
+        let settings = match file {
+            Some(file) => AlphaBetaConfig::load(file).map_err(|source| TeacherError::Settings {
+                spec: spec.to_string(),
+                source,
+            })?,
+            None => AlphaBetaConfig::default(),
+        };
+        Ok(Teacher { depth, settings })
+    }
 }
 
 /// Plays `games` teacher games from `start` into `out_dir` (shards of `cfg.games_per_shard`
-/// games; a rerun keeps the shards already written). Alpha-beta searches to `depth` plies each
+/// games; a rerun keeps the shards already written). The teacher searches to its depth each
 /// move, with its opening noise for the first `cfg.temperature_plies` plies so that the games
 /// differ; every move depends only on the position, `seed` and the game's id, so the games are
 /// the same on any number of threads.
 pub fn generate_teacher(
     start: &Position,
-    depth: u32,
+    teacher: &Teacher,
     cfg: &SelfplayConfig,
     games: u64,
     seed: u64,
@@ -48,7 +86,7 @@ pub fn generate_teacher(
         games,
         cfg.games_per_shard,
         seed,
-        Some(depth),
+        Some(teacher.depth),
     )?;
     let mut summary = GenerateSummary::default();
     for k in 0..shard_count(games, cfg) {
@@ -57,7 +95,7 @@ pub fn generate_teacher(
             summary.resumed_games += ids.len() as u64;
             continue;
         }
-        let play = |&id: &u64| teacher_game(start, depth, cfg.temperature_plies, seed, id);
+        let play = |&id: &u64| teacher_game(start, teacher, cfg.temperature_plies, seed, id);
         let done = crate::workers::run_in_order(&ids, play, &mut |game: &FinishedGame| {
             summary.count(game);
             summary.seconds = clock.elapsed().as_secs_f64();
@@ -73,14 +111,14 @@ pub fn generate_teacher(
 /// One game of alpha-beta against itself, every move a sample.
 fn teacher_game(
     start: &Position,
-    depth: u32,
+    teacher: &Teacher,
     noisy_plies: u32,
     seed: u64,
     id: u64,
 ) -> FinishedGame {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(seed, id));
     let varying = rng.random::<u64>();
-    let mut ab = AlphaBeta::new(AlphaBetaConfig::default(), seed);
+    let mut ab = AlphaBeta::new(teacher.settings.clone(), seed);
     let size = start.variant().size;
     let mut position = start.clone();
     let mut samples = Vec::new();
@@ -101,7 +139,7 @@ fn teacher_game(
             0
         };
         ab.vary(varying, noise);
-        let found = ab.search(&position, Limit::Depth(depth.max(1)));
+        let found = ab.search(&position, Limit::Depth(teacher.depth));
         let mv = found
             .best
             .expect("a position that is not over has a legal move");
@@ -132,9 +170,15 @@ mod tests {
         }
     }
 
+    /// The teacher at `depth` with the compiled settings.
+    fn at(depth: u32) -> Teacher {
+        Teacher::parse(&format!("ab:{depth}")).expect("a teacher")
+    }
+
     #[test]
     fn only_alpha_beta_at_a_depth_is_a_teacher() {
-        assert_eq!(teacher_depth("ab:5"), Some(5));
+        assert_eq!(at(5).depth, 5);
+        assert_eq!(at(5).settings, AlphaBetaConfig::default());
         for not in [
             "ab:t=100ms",
             "ab:0",
@@ -142,9 +186,39 @@ mod tests {
             "mcts:5",
             "net:ab:5",
             "ab:5:leaf=2",
+            "ab:t=1s:eval=configs/alphabeta/quiescence.toml",
         ] {
-            assert_eq!(teacher_depth(not), None, "{not}");
+            let err = Teacher::parse(not).expect_err(not);
+            assert!(matches!(err, TeacherError::NotADepth(_)), "{not}: {err}");
         }
+    }
+
+    #[test]
+    fn a_teacher_takes_the_settings_of_a_file() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let file = format!("{root}/configs/alphabeta/quiescence.toml");
+        let teacher = Teacher::parse(&format!("ab:3:eval={file}")).expect("a teacher");
+        assert_eq!(teacher.depth, 3);
+        assert_eq!(
+            teacher.settings,
+            AlphaBetaConfig::load(&file).expect("settings")
+        );
+        assert_ne!(teacher.settings.search.quiescence, 0);
+        // a missing file is named
+        let err = Teacher::parse("ab:3:eval=no/such.toml").expect_err("no file");
+        assert!(err.to_string().contains("no/such.toml"), "{err}");
+        // and the settings play: with a quiescence search the same seeds give other games
+        let start = Position::start(&Variant::load("brandubh").expect("preset"));
+        let (cfg, (_ta, plain), (_tb, quiet)) = (small_config(), scratch(), scratch());
+        let quiescent = Teacher {
+            depth: 1,
+            ..teacher
+        };
+        generate_teacher(&start, &at(1), &cfg, 3, 1, &plain, &mut ()).expect("games");
+        generate_teacher(&start, &quiescent, &cfg, 3, 1, &quiet, &mut ()).expect("games");
+        let records =
+            |d: &Path| std::fs::read_to_string(d.join("games-00000.txt")).expect("records");
+        assert_ne!(records(&plain), records(&quiet));
     }
 
     #[test]
@@ -155,13 +229,13 @@ mod tests {
         let mut uniform = crate::search::UniformEvaluator;
         crate::selfplay::generate(&start, &mut uniform, &cfg, 3, 1, &dir, &mut ())
             .expect("self-play");
-        let err = generate_teacher(&start, 2, &cfg, 3, 1, &dir, &mut ()).expect_err("refused");
+        let err = generate_teacher(&start, &at(2), &cfg, 3, 1, &dir, &mut ()).expect_err("refused");
         assert!(err.to_string().contains("teacher_depth: Some(2)"), "{err}");
         // nor a teacher directory of another depth
         let (_t2, other) = scratch();
-        generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).expect("depth 1");
-        assert!(generate_teacher(&start, 2, &cfg, 3, 1, &other, &mut ()).is_err());
-        assert!(generate_teacher(&start, 1, &cfg, 3, 1, &other, &mut ()).is_ok());
+        generate_teacher(&start, &at(1), &cfg, 3, 1, &other, &mut ()).expect("depth 1");
+        assert!(generate_teacher(&start, &at(2), &cfg, 3, 1, &other, &mut ()).is_err());
+        assert!(generate_teacher(&start, &at(1), &cfg, 3, 1, &other, &mut ()).is_ok());
     }
 
     #[test]
@@ -169,13 +243,13 @@ mod tests {
         let start = Position::start(&Variant::load("brandubh").expect("preset"));
         let cfg = small_config();
         let ((_ta, a), (_tb, b), (_tc, c)) = (scratch(), scratch(), scratch());
-        generate_teacher(&start, 2, &cfg, 6, 1, &a, &mut ()).expect("games");
-        generate_teacher(&start, 2, &cfg, 6, 2, &c, &mut ()).expect("games");
+        generate_teacher(&start, &at(2), &cfg, 6, 1, &a, &mut ()).expect("games");
+        generate_teacher(&start, &at(2), &cfg, 6, 2, &c, &mut ()).expect("games");
         // b: one shard first, then the rest resumed
         std::fs::create_dir_all(&b).expect("dir");
-        generate_teacher(&start, 2, &cfg, 6, 1, &b, &mut ()).expect("games");
+        generate_teacher(&start, &at(2), &cfg, 6, 1, &b, &mut ()).expect("games");
         std::fs::remove_file(shard_path(&b, 1)).expect("shard 1");
-        let resumed = generate_teacher(&start, 2, &cfg, 6, 1, &b, &mut ()).expect("games");
+        let resumed = generate_teacher(&start, &at(2), &cfg, 6, 1, &b, &mut ()).expect("games");
         assert_eq!((resumed.resumed_games, resumed.games), (3, 3));
         let read = |d: &Path, k| std::fs::read(shard_path(d, k)).expect("shard");
         for k in 0..2 {

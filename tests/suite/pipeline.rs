@@ -336,9 +336,19 @@ fn a_teacher_must_be_alpha_beta_at_a_depth() {
         let err = PipelineConfig::parse(&changed, "teacher.toml").expect_err(agent);
         assert!(err.to_string().contains("teacher.agent"), "{agent}: {err}");
     }
+    // a settings file that does not exist is named
+    let missing = format!("{text}\n[teacher]\ngames = 10\nagent = \"ab:3:eval=no/such.toml\"\n");
+    let err = PipelineConfig::parse(&missing, "teacher.toml").expect_err("no file");
+    assert!(err.to_string().contains("no/such.toml"), "{err}");
     let fine = format!("{text}\n[teacher]\ngames = 10\nagent = \"ab:4\"\n");
     let cfg = PipelineConfig::parse(&fine, "teacher.toml").expect("a depth");
-    assert_eq!(cfg.teacher.depth(), Some(4));
+    let teacher = cfg.teacher.teacher().expect("checked").expect("games");
+    assert_eq!(teacher.depth, 4);
+    let quiet = "ab:3:eval=configs/alphabeta/quiescence.toml";
+    let with_file = format!("{text}\n[teacher]\ngames = 10\nagent = \"{quiet}\"\n");
+    let cfg = PipelineConfig::parse(&with_file, "teacher.toml").expect("a depth and a file");
+    let teacher = cfg.teacher.teacher().expect("checked").expect("games");
+    assert_eq!(teacher.settings.search.quiescence, 4);
 }
 
 #[test]

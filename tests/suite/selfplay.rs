@@ -266,9 +266,11 @@ fn teacher_games_are_the_records_moves_as_one_hot_targets() {
     for (variant, depth) in [("brandubh", 2), ("reconstruction_dice", 1)] {
         let (_tmp, dir) = scratch();
         let v = Variant::load(variant).expect("preset");
+        let teacher =
+            tavlei::selfplay::teacher::Teacher::parse(&format!("ab:{depth}")).expect("a teacher");
         let summary = tavlei::selfplay::generate_teacher(
             &Position::start(&v),
-            depth,
+            &teacher,
             &tiny_config(false),
             6,
             3,
