@@ -2,7 +2,8 @@
 """Issue 26's table of every preset: one row per player family of each strength ladder under
 ladders/ (ladder.sh), with its levels, the attackers' share at each, its strongest level's
 shares, the trend and equivalence tests `tavlei balance` computed, and the variant's reading
-(families.py's label; the full reading is in ladders/VARIANT/README.md).
+(families.py's label; the full reading is in ladders/VARIANT/README.md), and the alpha-beta
+ladder with a quiescence search (quiescence/VARIANT/) where one was run.
 
     python3 experiments/balance-study/presets.py > experiments/balance-study/ladders/README.md
 
@@ -17,6 +18,7 @@ from families import HUMANS, level_name, load, points, read, share  # noqa: E402
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
+QUIESCENCE = HERE / "quiescence"
 
 
 def presets():
@@ -77,6 +79,10 @@ def main():
         label = read(families)
         label = ", ".join(clause.split("**")[1] for clause in label)
         rows.append(family_row(variant, board, "alpha-beta", ab, label))
+        # the same family with a quiescence search (quiescence/ladder.sh), where it has been run
+        quiet = load(QUIESCENCE / variant / "ab/balance.json")
+        if quiet:
+            rows.append(family_row(variant, board, "alpha-beta, quiescence", quiet, ""))
         if net:
             rows.append(family_row(variant, board, "network", net, ""))
     out = [
@@ -94,6 +100,11 @@ def main():
         "slope's interval excludes 0), measured (both tests pass), not equivalent (neither). "
         "Reading (`families.py`): measured needs both families equivalent at their strongest "
         "levels with neither trending; with one family it can at best be \"one family settled\". "
+        "Rows \"alpha-beta, quiescence\" are the same time ladder with a quiescence search "
+        "(`quiescence/ladder.sh VARIANT`, `../quiescence/VARIANT/README.md`): without one, alpha-beta's "
+        "balance follows the parity of the depth its search stops at (`../depth-ladders/README.md`), "
+        "so the plain rows and the readings made from them measure the search's horizon as much "
+        "as the rules. "
         "Each variant's README gives the full reading, the cross-family games and the plots.",
         "",
         "| " + " | ".join(header) + " |",

@@ -4,7 +4,8 @@
 # variant's ladder without one in ladders/VARIANT/. The games are timed: run it with nothing else
 # at normal priority.
 #   experiments/balance-study/quiescence/ladder.sh VARIANT
-# Environment: TAVLEI_BIN, GAMES (default 100 up to 9x9, 50 above), THREADS (default 1), LEVELS.
+# Environment: TAVLEI_BIN, GAMES (default 100 up to 9x9, 50 above), STRONGEST_GAMES (games at the
+# strongest level, the costliest; default GAMES), THREADS (default 1), LEVELS.
 # Output in quiescence/VARIANT/ (read by families.py); a killed run resumes from its stored games.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -18,5 +19,6 @@ levels=${LEVELS:-$levels}
 mkdir -p "$out"
 "$BIN" balance --variant "$variant" --seed 1 --threads "${THREADS:-1}" \
   --agent "ab:${levels##*,}:eval=configs/alphabeta/quiescence.toml" --levels "$levels" \
-  --games "${GAMES:-$games}" --out "$out/ab" --csv > "$out/ab.csv"
+  --games "${GAMES:-$games}" --strongest-games "${STRONGEST_GAMES:-${GAMES:-$games}}" \
+  --out "$out/ab" --csv > "$out/ab.csv"
 python3 experiments/balance-study/families.py "$out" quiescence/ladder.sh | tee "$out/README.md"
