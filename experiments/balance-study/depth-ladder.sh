@@ -25,8 +25,8 @@ if [ -n "${EVAL:-}" ]; then
   settings=:eval=$EVAL
   out=$out-$(basename "$EVAL" .toml)
 fi
-side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
-[ -n "$side" ] || { echo "depth-ladder.sh: no preset named $variant" >&2; exit 2; }
+. experiments/balance-study/board.sh
+side=$(board_side "$variant")
 if [ "$side" -le 9 ]; then even=2,4,6 odd=3,5 games=100; else even=2,4 odd=3,5 games=50; fi
 games=${GAMES:-$games}
 ladder() { # parity, depths, games at the deepest

@@ -25,8 +25,8 @@ BIN=${TAVLEI_BIN:-./target/release/tavlei}
 out=experiments/balance-study/ladders/$variant
 net=models/$variant.safetensors
 threads=${THREADS:-2}
-side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
-[ -n "$side" ] || { echo "ladder.sh: no preset named $variant" >&2; exit 2; }
+. experiments/balance-study/board.sh
+side=$(board_side "$variant")
 if [ "$side" -le 9 ]; then
   ab_levels=t=10ms,t=40ms,t=160ms,t=640ms games=100
 else

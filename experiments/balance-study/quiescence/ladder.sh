@@ -12,8 +12,8 @@ cd "$(dirname "$0")/../../.."
 variant=$1
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
 out=experiments/balance-study/quiescence/$variant
-side=$("$BIN" rules list | awk -v v="$variant" '$1 == v { split($2, s, "x"); print s[1] }')
-[ -n "$side" ] || { echo "ladder.sh: no preset named $variant" >&2; exit 2; }
+. experiments/balance-study/board.sh
+side=$(board_side "$variant")
 if [ "$side" -le 9 ]; then levels=t=10ms,t=40ms,t=160ms,t=640ms games=100; else levels=t=10ms,t=40ms,t=160ms games=50; fi
 levels=${LEVELS:-$levels}
 mkdir -p "$out"
