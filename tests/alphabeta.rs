@@ -14,7 +14,9 @@ use rand_chacha::ChaCha8Rng;
 use tavlei::config::ConfigError;
 use tavlei::rules::presets::PRESET_NAMES;
 use tavlei::rules::{Move, Position, Side, Variant};
-use tavlei::search::alphabeta::{AbResult, AlphaBeta, AlphaBetaConfig, Limit, WIN, WIN_BOUND};
+use tavlei::search::alphabeta::{
+    is_quiet, AbResult, AlphaBeta, AlphaBetaConfig, Limit, WIN, WIN_BOUND,
+};
 
 /// An agent with a small table, so that many can be made quickly.
 fn agent(seed: u64) -> AlphaBeta {
@@ -232,6 +234,9 @@ fn quiescence_sees_the_recapture_a_depth_one_leaf_misses() {
         config.search.quiescence = quiescence;
         AlphaBeta::new(config, 7).search(&pos, Limit::Depth(1))
     };
+    // the capture makes the position one a quiescence search plays on from; the start is quiet
+    assert!(!is_quiet(&pos), "h9-d9 captures");
+    assert!(is_quiet(&Position::start(pos.variant())));
     let blind = depth_one(0);
     assert_eq!(name(&pos, blind.best), "h9-d9", "{blind:?}");
     let seeing = depth_one(4);

@@ -32,6 +32,10 @@ pub struct TuneArgs {
     /// Positions before this ply are left out (the drawn openings and their noise).
     #[arg(long, default_value_t = 4)]
     skip_plies: usize,
+    /// Only quiet positions (no capture or immediate win for the side to move): those whose
+    /// static evaluation a search with quiescence reads (`--base` with `search.quiescence`).
+    #[arg(long)]
+    quiet_positions: bool,
     /// Share of the games held out to measure the fit on.
     #[arg(long, default_value_t = 0.2)]
     holdout: f64,
@@ -75,7 +79,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
             });
         }
     }
-    let data = texel::samples(&variant, &sources, args.skip_plies, args.holdout, args.seed)?;
+    let select = texel::Selection {
+        skip_plies: args.skip_plies,
+        quiet_only: args.quiet_positions,
+    };
+    let data = texel::samples(&variant, &sources, select, args.holdout, args.seed)?;
     let prior = base.eval.to_array();
     let scale_before = f64::from(base.search.value_scale);
     let scale = texel::fit_scale(&data.train, &prior);
@@ -90,6 +98,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
         positions_train: data.train.len(),
         positions_held_out: data.held_out.len(),
         skip_plies: args.skip_plies,
+        quiet_only: args.quiet_positions,
+        positions_not_quiet: data.not_quiet,
         holdout: args.holdout,
         ridge: args.ridge,
         seed: args.seed,
@@ -139,6 +149,9 @@ fn print_report(r: &TuneReport) {
         r.positions_held_out,
         r.duplicate_games
     );
+    if r.quiet_only {
+        println!("{} positions left out as not quiet", r.positions_not_quiet);
+    }
     println!(
         "value scale (score for tanh = 0.76): {} before, {:.0} fitted to the weights before",
         r.value_scale_before, r.value_scale

@@ -62,6 +62,8 @@ pub struct BalanceReport {
     pub mean_length: f64,
     pub median_length: f64,
     pub reasons: Vec<(String, u64)>,
+    /// Wall seconds this invocation spent on the level: a level resumed from its store counts
+    /// only the games it played now (0 when every game was stored).
     pub seconds: f64,
     /// On the strongest level of a variant studied at several budgets: whether its balance has
     /// converged (`mark_convergence`). `None` elsewhere.

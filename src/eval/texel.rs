@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::eval::GameResult;
 use crate::rules::replay::steps;
 use crate::rules::{Position, Side, Variant};
+use crate::search::alphabeta::is_quiet;
 use crate::search::heuristic::{EvalWeights, Heuristic, WEIGHT_NAMES};
 
 /// How many weights the evaluation has.
@@ -58,6 +59,8 @@ pub struct Samples {
     pub held_out_games: usize,
     /// Games whose move list repeated an earlier game's (left out).
     pub duplicates: usize,
+    /// Positions left out as not quiet (when only quiet ones are kept).
+    pub not_quiet: usize,
 }
 
 /// Stored games and where they were read from (named in errors).
@@ -66,16 +69,27 @@ pub struct Source {
     pub games: Vec<GameResult>,
 }
 
-/// The samples of the games of `sources` (distinct move lists only): every position from ply
-/// `skip_plies` on that is not over, the games shuffled with `seed` and the first `holdout` share
-/// held out.
+/// Which positions of a game become samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Selection {
+    /// Positions before this ply are left out (the drawn openings and their noise).
+    pub skip_plies: usize,
+    /// Only quiet positions (`alphabeta::is_quiet`): the static evaluation of a search with
+    /// quiescence is only ever read at such positions.
+    pub quiet_only: bool,
+}
+
+/// The samples of the games of `sources` (distinct move lists only): every position `select`
+/// keeps that is not over, the games shuffled with `seed` and the first `holdout` share held
+/// out.
 pub fn samples(
     variant: &Arc<Variant>,
     sources: &[Source],
-    skip_plies: usize,
+    select: Selection,
     holdout: f64,
     seed: u64,
 ) -> Result<Samples, TexelError> {
+    let skip_plies = select.skip_plies;
     if !(0.0..=0.9).contains(&holdout) {
         return Err(TexelError::Holdout(holdout));
     }
@@ -110,8 +124,11 @@ pub fn samples(
         } else {
             &mut out.train
         };
+        let not_quiet = &mut out.not_quiet;
         let mut sample = |pos: &Position| {
-            if pos.outcome().is_none() && pos.king().is_some() {
+            if select.quiet_only && pos.outcome().is_none() && !is_quiet(pos) {
+                *not_quiet += 1;
+            } else if pos.outcome().is_none() && pos.king().is_some() {
                 let f = heuristic.features(pos);
                 into.push(Sample {
                     terms: heuristic.terms(pos, &f),
@@ -137,8 +154,13 @@ pub fn samples(
     }
     if out.train.is_empty() {
         return Err(TexelError::Empty(format!(
-            "{} distinct games leave no training position after {skip_plies} plies",
-            distinct.len()
+            "{} distinct games leave no training position after {skip_plies} plies{}",
+            distinct.len(),
+            if select.quiet_only {
+                " that is quiet"
+            } else {
+                ""
+            }
         )));
     }
     Ok(out)
@@ -331,6 +353,9 @@ pub struct TuneReport {
     pub positions_train: usize,
     pub positions_held_out: usize,
     pub skip_plies: usize,
+    /// Whether only quiet positions were fitted on, and how many were left out as not quiet.
+    pub quiet_only: bool,
+    pub positions_not_quiet: usize,
     pub holdout: f64,
     pub ridge: f64,
     pub seed: u64,

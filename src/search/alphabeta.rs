@@ -778,6 +778,17 @@ impl AlphaBeta {
     }
 }
 
+/// Whether a position is quiet: the side to move has no move that wins at once or likely
+/// captures, so its static evaluation is not judging an exchange half played (the positions
+/// Texel's method fits the evaluation on for a search with quiescence).
+pub fn is_quiet(pos: &Position) -> bool {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .all(|mv| moved_piece(pos, mv).is_none_or(|piece| forcing_gain(pos, mv, piece) == 0))
+}
+
 /// The piece a move slides or jumps (none for a pass or a roll).
 fn moved_piece(pos: &Position, mv: Move) -> Option<Piece> {
     if !mv.moves_a_piece() {

@@ -721,6 +721,44 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
         tuned.eval,
         tavlei::search::heuristic::EvalWeights::default()
     );
+    // quiet positions only, from settings with a quiescence search: the same games and split,
+    // every position either kept or counted as not quiet, and the search settings kept
+    let base = format!(
+        "{}/configs/alphabeta/quiescence.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = stdout(&tavlei(&[
+        "tune",
+        "--variant",
+        "brandubh",
+        "--games",
+        &out("study/games"),
+        "--out",
+        &out("quiet"),
+        "--holdout",
+        "0.25",
+        "--quiet-positions",
+        "--base",
+        &base,
+    ]));
+    assert!(text.contains("left out as not quiet"), "{text}");
+    let quiet: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("quiet/tune.json")).expect("tune.json"),
+    )
+    .expect("JSON");
+    let quiet_count = |k: &str| quiet[k].as_u64().expect(k);
+    assert!(quiet_count("positions_not_quiet") > 0, "{quiet}");
+    assert_eq!(
+        quiet_count("positions_train")
+            + quiet_count("positions_held_out")
+            + quiet_count("positions_not_quiet"),
+        count("positions_train") + count("positions_held_out")
+    );
+    let quiet_settings =
+        tavlei::search::alphabeta::AlphaBetaConfig::load(dir.path().join("quiet/alphabeta.toml"))
+            .expect("the tuned settings load");
+    assert_eq!(quiet_settings.search.quiescence, 4);
+
     let agent = format!("ab:1:eval={}", out("tuned/alphabeta.toml"));
     let text = stdout(&tavlei(&[
         "match",
