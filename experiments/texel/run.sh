@@ -32,3 +32,13 @@ match $E/ridge-3/vs-untuned-t20ms-seed6 ab:t=20ms:eval=$E/ridge-3/alphabeta.toml
 match $E/ridge-3/vs-untuned-t100ms-seed6 ab:t=100ms:eval=$E/ridge-3/alphabeta.toml ab:t=100ms 100 6
 # a second fresh set of openings at 100 ms (seed 7)
 match $E/ridge-3/vs-untuned-t100ms-seed7 ab:t=100ms:eval=$E/ridge-3/alphabeta.toml ab:t=100ms 100 7
+
+# quiet positions only, fitted from the settings with a quiescence search (the only positions
+# whose static evaluation that search reads), against those settings untuned: 100 ms, seed 6
+Q=configs/alphabeta/quiescence.toml
+[ -f $E/quiet-ridge-3/tune.json ] || $T tune --variant brandubh --games "${GAMES[@]}" --quiet-positions \
+    --base $Q --seed 1 --out $E/quiet-ridge-3 >$E/quiet-ridge-3.txt
+# (one game at a time: it ran beside a timed balance ladder on the other core)
+O=$E/quiet-ridge-3/vs-quiescence-t100ms-seed6
+[ -f $O/match.json ] || $T match --variant brandubh ab:t=100ms:eval=$E/quiet-ridge-3/alphabeta.toml \
+    ab:t=100ms:eval=$Q --pairs 100 --seed 6 --threads 1 --out $O >/dev/null
