@@ -680,22 +680,29 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
         "--out",
         &out("study"),
     ]));
-    let text = stdout(&tavlei(&[
-        "tune",
-        "--variant",
-        "brandubh",
-        "--games",
-        &out("study/games"),
-        "--out",
-        &out("tuned"),
-        "--holdout",
-        "0.25",
-    ]));
+    // `tavlei tune` of the study's games into NAME with EXTRA arguments: its output and tune.json
+    let tune = |name: &str, extra: &[&str]| -> (String, serde_json::Value) {
+        let (games, dest) = (out("study/games"), out(name));
+        let common = [
+            "tune",
+            "--variant",
+            "brandubh",
+            "--games",
+            &games,
+            "--out",
+            &dest,
+        ];
+        let text = stdout(&tavlei(
+            &[&common[..], &["--holdout", "0.25"], extra].concat(),
+        ));
+        let report = std::fs::read_to_string(dir.path().join(name).join("tune.json"));
+        (
+            text,
+            serde_json::from_str(&report.expect("tune.json")).expect("JSON"),
+        )
+    };
+    let (text, report) = tune("tuned", &[]);
     assert!(text.contains("| weights after |"), "{text}");
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("tuned/tune.json")).expect("tune.json"),
-    )
-    .expect("JSON");
     let count = |k: &str| report[k].as_u64().expect(k);
     assert_eq!(
         count("games_train") + count("games_held_out") + count("duplicate_games"),
@@ -727,25 +734,8 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
         "{}/configs/alphabeta/quiescence.toml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let text = stdout(&tavlei(&[
-        "tune",
-        "--variant",
-        "brandubh",
-        "--games",
-        &out("study/games"),
-        "--out",
-        &out("quiet"),
-        "--holdout",
-        "0.25",
-        "--quiet-positions",
-        "--base",
-        &base,
-    ]));
+    let (text, quiet) = tune("quiet", &["--quiet-positions", "--base", &base]);
     assert!(text.contains("left out as not quiet"), "{text}");
-    let quiet: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("quiet/tune.json")).expect("tune.json"),
-    )
-    .expect("JSON");
     let quiet_count = |k: &str| quiet[k].as_u64().expect(k);
     assert!(quiet_count("positions_not_quiet") > 0, "{quiet}");
     assert_eq!(
