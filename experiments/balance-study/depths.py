@@ -18,6 +18,21 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BIN = HERE.parent.parent / "target/release/tavlei"
+# depths from here on are a proven win or loss (the search stops at its deepest ply, 127)
+SOLVED = 100
+
+
+def read_games(store):
+    """The games of a store: its JSON lines, or where only the game records were committed (the
+    `.txt` beside it, as `tavlei replay` reads them), their ids and moves."""
+    if store.exists():
+        return [json.loads(line) for line in store.read_text().splitlines()]
+    games = []
+    for block in store.with_suffix(".txt").read_text().split("# game ")[1:]:
+        header, *lines = block.splitlines()
+        moves = " ".join(line for line in lines if line and not line.startswith("[")).split()
+        games.append({"id": int(header.split()[0]), "moves": moves})
+    return games
 
 
 def main():
@@ -28,13 +43,14 @@ def main():
     agents = [r["agent"] for r in json.loads((ladder / "balance.json").read_text())]
     # the store's name as `tavlei balance` makes it (src/eval/balance.rs, store_path)
     store = ladder / "games" / f"{variant}__{re.sub(r'[^A-Za-z0-9-]', '_', agents[1])}.jsonl"
-    records = [json.loads(line) for line in store.read_text().splitlines()[:games]]
+    records = read_games(store)[:games]
+    source = store if store.exists() else store.with_suffix(".txt")
     queries = [
         {"id": f"{r['id']}:{ply}", "moves": r["moves"][:ply]}
         for r in records
         for ply in range(gap, len(r["moves"]), gap)
     ]
-    print(f"{variant}: {len(queries)} positions from {store.name}, every {gap}th ply of {games} games")
+    print(f"{variant}: {len(queries)} positions from {source.name}, every {gap}th ply of {games} games")
     print("| level | attackers to move: mean depth (depths) | defenders to move: mean depth (depths) |")
     print("| --- | --- | --- |")
     lines = "".join(json.dumps(q) + "\n" for q in queries)
@@ -48,10 +64,13 @@ def main():
             by_side[answer["to_move"]][answer["depth"]] += 1
         cells = []
         for side in ("attackers", "defenders"):
-            c = by_side[side]
+            # a proven result ends the deepening at the deepest ply: counted apart, not averaged
+            c = {d: k for d, k in by_side[side].items() if d < SOLVED}
+            solved = sum(k for d, k in by_side[side].items() if d >= SOLVED)
             n = sum(c.values())
             mean = sum(d * k for d, k in c.items()) / n if n else float("nan")
-            cells.append(f"{mean:.2f} ({', '.join(f'{d}: {k}' for d, k in sorted(c.items()))})")
+            spread = [f"{d}: {k}" for d, k in sorted(c.items())] + ([f"solved: {solved}"] if solved else [])
+            cells.append(f"{mean:.2f} ({', '.join(spread)})")
         print(f"| {agent.split(':', 1)[1]} | {cells[0]} | {cells[1]} |")
 
 
