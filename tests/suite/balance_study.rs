@@ -212,3 +212,35 @@ fn parity_says_whether_the_even_and_odd_depths_agree() {
     let same = table();
     assert!(same.contains("+0 [-4, +4]: **agree**"), "{same}");
 }
+
+#[test]
+fn depths_reads_the_same_games_from_a_store_and_from_its_records() {
+    // Tablut's ladder commits both; Copenhagen's only the records, which depths.py then reads
+    let store = format!("{STUDY}/ladders/tablut/ab/games/tablut__ab_t_40ms.jsonl");
+    let code = format!(
+        r#"
+import shutil, sys, tempfile
+from pathlib import Path
+sys.path.insert(0, "{STUDY}")
+from depths import read_games
+store = Path("{store}")
+with tempfile.TemporaryDirectory() as d:
+    alone = Path(d) / store.name
+    shutil.copy(store.with_suffix(".txt"), alone.with_suffix(".txt"))
+    from_records = read_games(alone)
+stored = [{{"id": g["id"], "moves": g["moves"]}} for g in read_games(store)]
+print(len(stored), from_records == stored)
+"#
+    );
+    let out = Command::new("python3")
+        .args(["-c", &code])
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(text.trim(), "100 True");
+}
