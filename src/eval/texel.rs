@@ -126,15 +126,18 @@ pub fn samples(
         };
         let not_quiet = &mut out.not_quiet;
         let mut sample = |pos: &Position| {
-            if select.quiet_only && pos.outcome().is_none() && !is_quiet(pos) {
-                *not_quiet += 1;
-            } else if pos.outcome().is_none() && pos.king().is_some() {
-                let f = heuristic.features(pos);
-                into.push(Sample {
-                    terms: heuristic.terms(pos, &f),
-                    result,
-                });
+            if pos.outcome().is_some() || pos.king().is_none() {
+                return;
             }
+            if select.quiet_only && !is_quiet(pos) {
+                *not_quiet += 1;
+                return;
+            }
+            let f = heuristic.features(pos);
+            into.push(Sample {
+                terms: heuristic.terms(pos, &f),
+                result,
+            });
         };
         if skip_plies == 0 {
             sample(&start);

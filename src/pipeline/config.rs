@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, Invalid, Settings};
-use crate::selfplay::teacher::{Teacher, TeacherError};
 
 use crate::nn::Architecture;
+use crate::selfplay::teacher::{Teacher, TeacherError};
 use crate::selfplay::SelfplayConfig;
 use crate::train::TrainConfig;
 
