@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 
 use super::config::SelfplayConfig;
 use super::game::{FinishedGame, Game};
+use super::teacher::Teacher;
 use crate::data::{write_shard, DataError};
 use crate::interop::record::game_record;
 use crate::rules::{Position, Side};
+use crate::search::alphabeta::AlphaBetaConfig;
 use crate::search::batch::evaluate_pending;
 use crate::search::cache::EvalCache;
 use crate::search::Evaluator;
@@ -104,15 +106,15 @@ pub fn shard_plan(
     Ok((shards, missing))
 }
 
-/// Creates `out_dir` and checks (or writes) its manifest; `teacher` is the depth of teacher
-/// games, none for self-play.
+/// Creates `out_dir` and checks (or writes) its manifest; `teacher` plays teacher games, none
+/// for self-play.
 pub(crate) fn prepare(
     out_dir: &Path,
     variant: &str,
     games: u64,
     games_per_shard: usize,
     seed: u64,
-    teacher: Option<u32>,
+    teacher: Option<&Teacher>,
 ) -> Result<(), DataError> {
     std::fs::create_dir_all(out_dir).map_err(|source| DataError::Io {
         action: "create directory",
@@ -124,7 +126,11 @@ pub(crate) fn prepare(
         games,
         games_per_shard,
         seed,
-        teacher_depth: teacher,
+        teacher_depth: teacher.map(|t| t.depth),
+        teacher_settings: teacher
+            .map(|t| &t.settings)
+            .filter(|&settings| *settings != AlphaBetaConfig::default())
+            .cloned(),
     };
     check_manifest(out_dir, mine)
 }
@@ -224,6 +230,10 @@ struct Manifest {
     /// run never continues a self-play directory or the other way round.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     teacher_depth: Option<u32>,
+    /// The teacher's alpha-beta settings where they are not the compiled ones
+    /// (`ab:D:eval=FILE`), so a teacher with other settings never continues the directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    teacher_settings: Option<AlphaBetaConfig>,
 }
 
 fn check_manifest(dir: &Path, mine: Manifest) -> Result<(), DataError> {

@@ -86,7 +86,7 @@ pub fn generate_teacher(
         games,
         cfg.games_per_shard,
         seed,
-        Some(teacher.depth),
+        Some(teacher),
     )?;
     let mut summary = GenerateSummary::default();
     for k in 0..shard_count(games, cfg) {
@@ -236,6 +236,13 @@ mod tests {
         generate_teacher(&start, &at(1), &cfg, 3, 1, &other, &mut ()).expect("depth 1");
         assert!(generate_teacher(&start, &at(2), &cfg, 3, 1, &other, &mut ()).is_err());
         assert!(generate_teacher(&start, &at(1), &cfg, 3, 1, &other, &mut ()).is_ok());
+        // nor one of the same depth with other settings
+        let root = env!("CARGO_MANIFEST_DIR");
+        let spec = format!("ab:1:eval={root}/configs/alphabeta/quiescence.toml");
+        let quiescent = Teacher::parse(&spec).expect("a teacher");
+        let err = generate_teacher(&start, &quiescent, &cfg, 3, 1, &other, &mut ())
+            .expect_err("settings");
+        assert!(err.to_string().contains("quiescence: 4"), "{err}");
     }
 
     #[test]
