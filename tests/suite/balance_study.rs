@@ -21,14 +21,19 @@ fn python(script: &str, args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn ladders() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join("ladders"))
-        .expect("ladders directory")
+/// The folders in `STUDY/folder` that `keep` accepts, sorted.
+fn folders(folder: &str, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join(folder))
+        .unwrap_or_else(|e| panic!("{folder} directory: {e}"))
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.join("ab/balance.json").is_file())
+        .filter(|p| keep(p))
         .collect();
     dirs.sort();
     dirs
+}
+
+fn ladders() -> Vec<PathBuf> {
+    folders("ladders", |p| p.join("ab/balance.json").is_file())
 }
 
 /// `families.py DIR [SCRIPT]` of a ladder, checked against its committed README.md; the
@@ -58,18 +63,20 @@ fn every_ladder_reading_is_made_from_its_stored_results() {
     }
 }
 
-/// The fixed-depth ladders (`depth-ladder.sh`): one even and one odd ladder a variant.
+/// The fixed-depth ladders (`depth-ladder.sh`) with both halves stored, a folder a variant
+/// (and search).
+fn depth_ladder_variants() -> Vec<PathBuf> {
+    folders("depth-ladders", |p| {
+        p.join("even/ab/balance.json").is_file() && p.join("odd/ab/balance.json").is_file()
+    })
+}
+
+/// Their halves: one even and one odd ladder each.
 fn depth_ladders() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(Path::new(STUDY).join("depth-ladders"))
-        .expect("depth-ladders directory")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.join("even/ab/balance.json").is_file() && p.join("odd/ab/balance.json").is_file()
-        })
+    depth_ladder_variants()
+        .into_iter()
         .flat_map(|p| [p.join("even"), p.join("odd")])
-        .collect();
-    dirs.sort();
-    dirs
+        .collect()
 }
 
 #[test]
@@ -181,9 +188,8 @@ fn the_parity_table_is_made_from_the_depth_ladders() {
         .expect("depth-ladders/README.md");
     assert!(readme.contains(made.trim_end()), "rerun parity.py:\n{made}");
     // every ladder with both halves has its row
-    for dir in depth_ladders().iter().filter(|d| d.ends_with("even")) {
-        let name = dir.parent().and_then(Path::file_name).expect("name");
-        let name = name.to_string_lossy();
+    for dir in depth_ladder_variants() {
+        let name = dir.file_name().expect("name").to_string_lossy();
         let (variant, search) = name.split_once('-').unwrap_or((&name, "plain"));
         assert!(
             made.contains(&format!("| {variant} | {search} |")),
