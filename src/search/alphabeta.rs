@@ -624,7 +624,7 @@ impl AlphaBeta {
         pos.legal_moves(&mut self.moves);
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
-            let gain = moved_piece(pos, mv).map_or(0, |piece| forcing_gain(pos, mv, piece));
+            let gain = forcing(pos, mv);
             if gain > 0 {
                 list.push((gain, mv));
             }
@@ -784,9 +784,7 @@ impl AlphaBeta {
 pub fn is_quiet(pos: &Position) -> bool {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    moves
-        .into_iter()
-        .all(|mv| moved_piece(pos, mv).is_none_or(|piece| forcing_gain(pos, mv, piece) == 0))
+    moves.into_iter().all(|mv| forcing(pos, mv) == 0)
 }
 
 /// The piece a move slides or jumps (none for a pass or a roll).
@@ -795,6 +793,11 @@ fn moved_piece(pos: &Position, mv: Move) -> Option<Piece> {
         return None;
     }
     Piece::from_code(pos.cells()[mv.from() as usize])
+}
+
+/// `forcing_gain` of any move: 0 for one that moves no piece (a pass or a roll).
+fn forcing(pos: &Position, mv: Move) -> i32 {
+    moved_piece(pos, mv).map_or(0, |piece| forcing_gain(pos, mv, piece))
 }
 
 /// How forcing a move is: `ORDER_WIN` when it wins at once, else the taflmen it likely captures
