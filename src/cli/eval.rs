@@ -8,9 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{
-    balance_openings, load_stored, mark_convergence, play_balance_games, run_balance, store_path,
-    stored_ids,
+    balance_openings, mark_convergence, play_balance_games, run_balance, store_path,
 };
+use tavlei::eval::game_store::{load_stored, stored_ids, GameAppender, MatchSettings};
 use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::openings::OpeningPolicy;
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
@@ -146,7 +146,10 @@ pub struct MatchArgs {
     /// Stop early at a bound: `elo0,elo1,alpha,beta`, e.g. `0,50,0.05,0.05`.
     #[arg(long)]
     sprt: Option<Sprt>,
-    /// Write the report (JSON) and every game (records `replay` reads) here.
+    /// Write the report (JSON) and every game (records `replay` reads) here. Each game is
+    /// stored (`games.jsonl`) as it ends, so the same command resumes a stopped match; the
+    /// settings that decide the games are kept beside them (`settings.json`), and a match with
+    /// other settings is refused there.
     #[arg(long)]
     out: Option<PathBuf>,
     #[arg(long)]
@@ -163,9 +166,32 @@ pub struct MatchArgs {
     play: PlayArgs,
 }
 
-/// Where a match's games gathered from cluster units are kept.
+/// Where a match keeps its games as they end (and gathers those of cluster units).
 fn match_store(out: &Path) -> PathBuf {
     out.join("games.jsonl")
+}
+
+/// The settings that decide a match's games, kept beside its store.
+fn settings(args: &MatchArgs, variant: &Variant, opts: &PlayOptions) -> MatchSettings {
+    MatchSettings {
+        variant: variant.name().to_string(),
+        a: args.a.text.clone(),
+        b: args.b.text.clone(),
+        seed: args.play.seed,
+        opening_plies: opts.opening_plies,
+        opening_policy: args
+            .play
+            .opening_policy
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        temperature: opts.temperature,
+        temperature_plies: opts.temperature_plies,
+        c_puct: opts.search.c_puct,
+        fpu_reduction: opts.search.fpu_reduction,
+        c_uct: opts.search.c_uct,
+        draw_value: opts.search.draw_value,
+        leaf_batch: opts.search.leaf_batch,
+    }
 }
 
 fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
@@ -233,6 +259,15 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         );
         return Ok(());
     }
+    // every game is appended to the store as it ends, so a stopped match resumes where it was
+    let mut appender = match &args.out {
+        Some(dir) => {
+            settings(&args, &v, &opts).claim(dir)?;
+            Some(GameAppender::open(&match_store(dir))?)
+        }
+        None => None,
+    };
+    let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
     let progress = bar(args.pairs * 2, "match")?;
     let (report, results) = run_match_stored(
         &Position::start(&v),
@@ -242,9 +277,18 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         &opts,
         args.play.seed,
         &stored,
-        &mut |_| progress.inc(1),
+        &mut |r| {
+            progress.inc(1);
+            match &mut appender {
+                Some(store) if !have.contains(&r.id) => store.append(r),
+                _ => true,
+            }
+        },
     );
     progress.finish_and_clear();
+    if let Some(store) = appender {
+        store.finish()?;
+    }
     if let Some(dir) = &args.out {
         write_out(dir, "match.json", &serde_json::to_string_pretty(&report)?)?;
         write_out(dir, "games.txt", &records(&v, &results, &specs))?;

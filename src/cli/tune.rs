@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use tavlei::atomic;
-use tavlei::eval::balance::load_stored;
+use tavlei::eval::game_store::load_stored;
 use tavlei::eval::texel::{self, Source, TuneReport};
 use tavlei::search::alphabeta::AlphaBetaConfig;
 use tavlei::search::heuristic::EvalWeights;

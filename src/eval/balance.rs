@@ -2,7 +2,6 @@
 //! and draw shares with Wilson intervals, the seeds' ratio (defender wins ÷ attacker wins), game
 //! lengths and end reasons. Games are stored as they finish, so a study resumes where it stopped.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -11,13 +10,13 @@ use serde::Serialize;
 use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
+use super::game_store::{load_stored, GameAppender};
 use super::openings::{evaluation_openings, DrawnOpenings, OpeningsUsed};
 use super::stats::{
     balance_ratio, equivalence, trend, wilson, Equivalence, Level, Ratio, Trend, Z95,
 };
 use crate::interop::record::game_record;
 use crate::rules::{Position, Reason, Side};
-use crate::store::StoreError;
 
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Share {
@@ -254,15 +253,6 @@ pub fn store_path(dir: &Path, variant: &str, agent: &str) -> PathBuf {
     dir.join(format!("{variant}__{clean}.jsonl"))
 }
 
-/// Games already stored (none when the store does not exist). A torn last line (a run killed
-/// mid-write) is cut off with a warning; any other line that does not parse is an error.
-pub fn load_stored(path: &Path) -> Result<Vec<GameResult>, StoreError> {
-    let lines = crate::store::read_lines(path)?;
-    crate::store::parse_lines(path, &lines, |l| {
-        serde_json::from_str::<GameResult>(l).map_err(|e| e.to_string())
-    })
-}
-
 /// The openings of a study of `games` games: drawn without replacement from the distinct
 /// openings of at least `opts.opening_plies` plies (`None` for dice variants, whose games start
 /// with random plies, and with `opening_plies` 0). Every unit of a study draws the same ones.
@@ -297,13 +287,6 @@ pub fn play_balance_games(
     store: &Path,
     progress: &mut dyn FnMut(&GameResult),
 ) -> Result<Vec<GameResult>, EvalError> {
-    let io = |e: std::io::Error| EvalError::Io {
-        path: store.to_path_buf(),
-        message: e.to_string(),
-    };
-    if let Some(dir) = store.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
     // the stored games are kept as they are (a study asked for fewer games uses the first ones,
     // and one asked for more again finds them all); new games are appended
     let mut results: Vec<GameResult> = load_stored(store)?
@@ -332,36 +315,16 @@ pub fn play_balance_games(
             }
         })
         .collect();
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(store)
-        .map_err(io)?;
-    let mut write_error = None;
+    let mut appender = GameAppender::open(store)?;
     let new = play_games(start, agents, &setups, opts, &mut |r| {
         progress(r);
-        let written = serde_json::to_string(r)
-            .map_err(std::io::Error::other)
-            .and_then(|line| writeln!(file, "{line}"))
-            .and_then(|()| file.flush());
-        if let Err(e) = written {
-            write_error.get_or_insert(e);
-        }
         // a store that cannot take more games stops the study: no game is played for nothing
-        write_error.is_none()
+        appender.append(r)
     });
-    if let Some(e) = write_error {
-        return Err(io(e));
-    }
+    appender.finish()?;
     results.extend(new);
     results.sort_by_key(|r| r.id);
     Ok(results)
-}
-
-/// The ids of the games already in a study's store (none when it does not exist; a torn last
-/// line is cut off, as a rerun would).
-pub fn stored_ids(store: &Path) -> Result<std::collections::BTreeSet<u64>, EvalError> {
-    Ok(load_stored(store)?.into_iter().map(|r| r.id).collect())
 }
 
 /// Plays (or finishes) `games` self-play games of `agent` and reports the balance.

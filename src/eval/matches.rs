@@ -279,7 +279,10 @@ pub fn run_match(
     seed: u64,
     progress: &mut dyn FnMut(&GameResult),
 ) -> (MatchReport, Vec<GameResult>) {
-    run_match_stored(start, agents, pairs, sprt, opts, seed, &[], progress)
+    run_match_stored(start, agents, pairs, sprt, opts, seed, &[], &mut |r| {
+        progress(r);
+        true
+    })
 }
 
 /// The games of pairs `only` (of a match of `pairs` pairs), in id order: a cluster unit, whose
@@ -300,9 +303,10 @@ pub fn play_pairs(
     play_games(start, agents, &setups, &opts, &mut |_| true)
 }
 
-/// `run_match` with some of its games already played (gathered from a cluster's units): they are
-/// heard first, in id order, as a single run hears its games played apart, and only the others
-/// are played.
+/// `run_match` with some of its games already played (stored by a run that was stopped, or
+/// gathered from a cluster's units): they are heard first, in id order, as a single run hears
+/// its games played apart, and only the others are played. `progress` hears each game as it
+/// ends; false from it stops the match (a store that cannot take more games).
 #[allow(clippy::too_many_arguments)]
 pub fn run_match_stored(
     start: &Position,
@@ -312,7 +316,7 @@ pub fn run_match_stored(
     opts: &PlayOptions,
     seed: u64,
     stored: &[GameResult],
-    progress: &mut dyn FnMut(&GameResult),
+    progress: &mut dyn FnMut(&GameResult) -> bool,
 ) -> (MatchReport, Vec<GameResult>) {
     let mut stored: Vec<&GameResult> = stored.iter().filter(|r| r.id < 2 * pairs).collect();
     stored.sort_by_key(|r| r.id);
@@ -327,9 +331,9 @@ pub fn run_match_stored(
     // the SPRT's verdict when it reached a bound: games in flight then do not overturn it
     let mut stopped: Option<SprtReport> = None;
     let mut on_result = |r: &GameResult| {
-        progress(r);
+        let going = progress(r);
         done.insert(r.id, r.clone());
-        let Some(test) = sprt else { return true };
+        let Some(test) = sprt else { return going };
         if stopped.is_some() {
             return false;
         }
@@ -337,7 +341,7 @@ pub fn run_match_stored(
         stopped = summarise(&complete, "", "", Some(test))
             .sprt
             .filter(|s| SprtDecision::of(s.llr, s.lower, s.upper) != SprtDecision::Continue);
-        stopped.is_none()
+        going && stopped.is_none()
     };
     let mut results: Vec<GameResult> = Vec::new();
     let mut going = true;

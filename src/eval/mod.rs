@@ -6,6 +6,7 @@ pub mod agent;
 pub mod arena;
 pub mod balance;
 pub mod clock;
+pub mod game_store;
 pub mod matches;
 pub mod openings;
 pub mod stats;

@@ -170,6 +170,70 @@ fn balance_and_match_killed_and_rerun_keep_the_same_games() {
 }
 
 #[test]
+fn a_stopped_match_resumes_from_its_stored_games_and_refuses_another_matchs() {
+    let tmp = scratch();
+    let args = |out: &Path, seed: &str| {
+        let mut a = strings(&["match", "--variant", "brandubh", "mcts:16", "mcts:4"]);
+        a.extend(strings(&["--pairs", "3", "--seed", seed, "--out"]));
+        a.push(path(out));
+        a
+    };
+    let ids = |store: &str| {
+        let mut ids: Vec<u64> = store
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a game")["id"].as_u64())
+            .map(|id| id.expect("an id"))
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let (whole, part) = (tmp.path().join("whole"), tmp.path().join("part"));
+    run_to_end(&args(&whole, "6"));
+    let store = std::fs::read_to_string(whole.join("games.jsonl")).expect("the games are stored");
+    assert_eq!(ids(&store), (0..6).collect::<Vec<_>>());
+
+    // a match stopped after two games, while writing the third
+    let lines: Vec<&str> = store.lines().collect();
+    std::fs::create_dir_all(&part).expect("dir");
+    let stopped = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]);
+    std::fs::write(part.join("games.jsonl"), stopped).expect("writes");
+    std::fs::copy(whole.join("settings.json"), part.join("settings.json")).expect("copies");
+    run_to_end(&args(&part, "6"));
+    let resumed = std::fs::read_to_string(part.join("games.jsonl")).expect("store");
+    assert!(resumed.starts_with(&format!("{}\n{}\n", lines[0], lines[1])));
+    assert_eq!(
+        ids(&resumed),
+        (0..6).collect::<Vec<_>>(),
+        "no game played twice"
+    );
+    for file in ["match.json", "games.txt"] {
+        assert!(
+            std::fs::read(whole.join(file)).expect("whole")
+                == std::fs::read(part.join(file)).expect("resumed"),
+            "{file} differs"
+        );
+    }
+
+    // another match in the same directory is refused, naming the difference, and changes nothing
+    let report = std::fs::read(whole.join("match.json")).expect("report");
+    let out = command(&args(&whole, "7")).output().expect("runs tavlei");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("seed 6, now 7") && err.contains(&path(&whole)),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(whole.join("match.json")).expect("report"),
+        report
+    );
+    assert_eq!(
+        std::fs::read_to_string(whole.join("games.jsonl")).expect("store"),
+        store
+    );
+}
+
+#[test]
 fn training_killed_and_resumed_ends_with_the_same_weights() {
     let tmp = scratch();
     let dir = tmp.path();
