@@ -87,7 +87,8 @@ same "$SCRATCH/resume-local" "$SCRATCH/resume-ray" "selfplay with the driver kil
 MATCH=(--variant brandubh mcts:24 mcts:8 --pairs 5 --seed 2)
 "$BIN" --threads 1 match "${MATCH[@]}" --out "$SCRATCH/match-local" >/dev/null
 driver --block 2 match -- "${MATCH[@]}" --out "$SCRATCH/match-ray" >/dev/null
-rm "$SCRATCH/match-ray/games.jsonl"    # the units' games, which a local match does not keep
+# each stores its games as they end, in another order: the same lines, sorted
+for d in match-local match-ray; do sort -o "$SCRATCH/$d/games.jsonl" "$SCRATCH/$d/games.jsonl"; done
 same "$SCRATCH/match-local" "$SCRATCH/match-ray" "match on two nodes"
 
 # a pipeline's self-play on the cluster (`pipeline --cluster`): the first generation's shards
