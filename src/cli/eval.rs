@@ -10,7 +10,7 @@ use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{
     balance_openings, mark_convergence, play_balance_games, run_balance, store_path,
 };
-use tavlei::eval::game_store::{load_stored, stored_ids, GameAppender, MatchSettings};
+use tavlei::eval::game_store::{file_hashes, load_stored, stored_ids, GameAppender, MatchSettings};
 use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
 use tavlei::eval::openings::OpeningPolicy;
 use tavlei::eval::study::{balance_csv, balance_table, write_study};
@@ -148,8 +148,8 @@ pub struct MatchArgs {
     sprt: Option<Sprt>,
     /// Write the report (JSON) and every game (records `replay` reads) here. Each game is
     /// stored (`games.jsonl`) as it ends, so the same command resumes a stopped match; the
-    /// settings that decide the games are kept beside them (`settings.json`), and a match with
-    /// other settings is refused there.
+    /// settings that decide the games (with a hash of each network and settings file the agents
+    /// read) are kept beside them (`settings.json`), and a match with others is refused there.
     #[arg(long)]
     out: Option<PathBuf>,
     #[arg(long)]
@@ -172,8 +172,14 @@ fn match_store(out: &Path) -> PathBuf {
 }
 
 /// The settings that decide a match's games, kept beside its store.
-fn settings(args: &MatchArgs, variant: &Variant, opts: &PlayOptions) -> MatchSettings {
-    MatchSettings {
+fn settings(args: &MatchArgs, variant: &Variant, opts: &PlayOptions) -> Result<MatchSettings> {
+    let files = args
+        .a
+        .files()
+        .into_iter()
+        .chain(args.b.files())
+        .chain(args.play.opening_policy.as_deref());
+    Ok(MatchSettings {
         variant: variant.name().to_string(),
         a: args.a.text.clone(),
         b: args.b.text.clone(),
@@ -191,7 +197,8 @@ fn settings(args: &MatchArgs, variant: &Variant, opts: &PlayOptions) -> MatchSet
         c_uct: opts.search.c_uct,
         draw_value: opts.search.draw_value,
         leaf_batch: opts.search.leaf_batch,
-    }
+        files: file_hashes(files)?,
+    })
 }
 
 fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
@@ -262,7 +269,7 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
     // every game is appended to the store as it ends, so a stopped match resumes where it was
     let mut appender = match &args.out {
         Some(dir) => {
-            settings(&args, &v, &opts).claim(dir)?;
+            settings(&args, &v, &opts)?.claim(dir)?;
             Some(GameAppender::open(&match_store(dir))?)
         }
         None => None,

@@ -15,7 +15,7 @@
 //! A time budget is wall-clock time per move; the arena then plays each game alone on a worker
 //! of its own, so that the clock measures only that game's search (see `arena`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::nn::NetworkEvaluator;
@@ -216,6 +216,18 @@ impl AgentSpec {
             cfg.solver = false;
         }
         cfg
+    }
+
+    /// The files its play depends on: its network's checkpoint, its alpha-beta settings.
+    pub fn files(&self) -> Vec<&Path> {
+        let network = match &self.kind {
+            AgentKind::Network(path) => Some(path.as_path()),
+            _ => None,
+        };
+        network
+            .into_iter()
+            .chain(self.alphabeta_config.as_deref())
+            .collect()
     }
 
     /// The time per move, when the budget is one.

@@ -3,6 +3,7 @@
 //! store back and plays only the rest. A match's store is reused only by the same match: the
 //! settings that decide its games are kept beside it and compared on every rerun.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -99,6 +100,50 @@ pub struct MatchSettings {
     pub c_uct: f32,
     pub draw_value: f32,
     pub leaf_batch: Option<usize>,
+    /// Each file the games read (networks, alpha-beta settings, the opening policy) with a hash
+    /// of its bytes: a network retrained under the same path plays another match.
+    pub files: BTreeMap<String, String>,
+}
+
+/// `files` for `MatchSettings`: each path with the XXH3-64 hash of its bytes.
+pub fn file_hashes<'a>(
+    paths: impl IntoIterator<Item = &'a Path>,
+) -> Result<BTreeMap<String, String>, EvalError> {
+    paths
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(path).map_err(|e| io_error(path, &e))?;
+            let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+            Ok((path.display().to_string(), format!("xxh3:{hash:016x}")))
+        })
+        .collect()
+}
+
+/// Where two settings (as JSON objects) differ, each as `key was, now new` (nested objects by
+/// their inner keys, so a changed file is named).
+fn differences(stored: &serde_json::Value, now: &serde_json::Value, prefix: &str) -> Vec<String> {
+    let keys: std::collections::BTreeSet<&String> = [stored, now]
+        .iter()
+        .filter_map(|v| v.as_object())
+        .flat_map(|o| o.keys())
+        .collect();
+    let mut found = Vec::new();
+    for key in keys {
+        let (was, is) = (stored.get(key.as_str()), now.get(key.as_str()));
+        let name = format!("{prefix}{key}");
+        match (was, is) {
+            (Some(w), Some(i)) if w == i => {}
+            (Some(w), Some(i)) if w.is_object() && i.is_object() => {
+                found.extend(differences(w, i, &format!("{name} ")));
+            }
+            _ => {
+                let show =
+                    |v: Option<&serde_json::Value>| v.map_or("nothing".into(), |v| v.to_string());
+                found.push(format!("{name} {}, now {}", show(was), show(is)));
+            }
+        }
+    }
+    found
 }
 
 impl MatchSettings {
@@ -125,24 +170,13 @@ impl MatchSettings {
                     path: path.clone(),
                     message: format!("not a match's settings: {e}"),
                 })?;
-            let differences: Vec<String> = now
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(key, value)| stored.get(key.as_str()) != Some(value))
-                .map(|(key, value)| {
-                    let was = stored
-                        .get(key.as_str())
-                        .map_or("nothing".into(), |v| v.to_string());
-                    format!("{key} {was}, now {value}")
-                })
-                .collect();
-            if differences.is_empty() {
+            let changed = differences(&stored, &now, "");
+            if changed.is_empty() {
                 return Ok(());
             }
             return Err(EvalError::OtherMatch {
                 dir: dir.to_path_buf(),
-                differences: differences.join("; "),
+                differences: changed.join("; "),
             });
         }
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
@@ -170,6 +204,7 @@ mod tests {
             c_uct: 1.0,
             draw_value: 0.0,
             leaf_batch: None,
+            files: BTreeMap::from([("net.safetensors".into(), "xxh3:0000000000000001".into())]),
         }
     }
 
@@ -194,10 +229,47 @@ mod tests {
             "{err}"
         );
         assert!(err.contains(&dir.display().to_string()), "{err}");
+        // the same path with other bytes is another match, and the file is named
+        let retrained = MatchSettings {
+            files: BTreeMap::from([("net.safetensors".into(), "xxh3:0000000000000002".into())]),
+            ..settings()
+        };
+        let err = retrained.claim(&dir).expect_err("other bytes").to_string();
+        assert!(
+            err.contains(
+                "files net.safetensors \"xxh3:0000000000000001\", now \"xxh3:0000000000000002\""
+            ),
+            "{err}"
+        );
         // a broken settings file is named, never overwritten
         std::fs::write(MatchSettings::path(&dir), "{").expect("writes");
         let err = settings().claim(&dir).expect_err("broken").to_string();
         assert!(err.contains("settings.json") && err.contains("not a match's settings"));
+    }
+
+    #[test]
+    fn a_files_hash_follows_its_bytes() {
+        let tmp = tempfile::tempdir().expect("scratch");
+        let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+        std::fs::write(&a, "one").expect("writes");
+        std::fs::write(&b, "one").expect("writes");
+        let hashes = file_hashes([a.as_path(), b.as_path()]).expect("hashes");
+        assert_eq!(hashes.len(), 2);
+        assert_eq!(
+            hashes[&a.display().to_string()],
+            hashes[&b.display().to_string()]
+        );
+        std::fs::write(&b, "two").expect("writes");
+        let again = file_hashes([b.as_path()]).expect("hashes");
+        assert_ne!(
+            again[&b.display().to_string()],
+            hashes[&b.display().to_string()]
+        );
+        let missing = tmp.path().join("gone");
+        let err = file_hashes([missing.as_path()])
+            .expect_err("missing")
+            .to_string();
+        assert!(err.contains("gone"), "{err}");
     }
 
     #[test]

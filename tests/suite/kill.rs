@@ -231,6 +231,30 @@ fn a_stopped_match_resumes_from_its_stored_games_and_refuses_another_matchs() {
         std::fs::read_to_string(whole.join("games.jsonl")).expect("store"),
         store
     );
+
+    // so is the same command once a file its agents read has other bytes (a retrained network,
+    // edited alpha-beta settings), naming the file
+    let eval = tmp.path().join("eval.toml");
+    std::fs::copy("configs/alphabeta/quiescence.toml", &eval).expect("copies");
+    let agent = format!("ab:1:eval={}", path(&eval));
+    let mut a = strings(&[
+        "match",
+        "--variant",
+        "brandubh",
+        &agent,
+        "ab:1",
+        "--pairs",
+        "1",
+    ]);
+    a.extend(["--out".into(), path(&tmp.path().join("ab"))]);
+    run_to_end(&a);
+    run_to_end(&a);
+    let edited = std::fs::read_to_string(&eval).expect("settings") + "\n# edited\n";
+    std::fs::write(&eval, edited).expect("writes");
+    let out = command(&a).output().expect("runs tavlei");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains(&format!("files {}", path(&eval))), "{err}");
 }
 
 #[test]
