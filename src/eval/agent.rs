@@ -46,8 +46,8 @@ pub enum EvalError {
     Stats(#[from] crate::eval::stats::StatsError),
     #[error("{0}")]
     Invalid(String),
-    #[error("{}: its stored games were played by another match ({differences}); write to another directory, or remove this one to play the match anew", dir.display())]
-    OtherMatch { dir: PathBuf, differences: String },
+    #[error("{}: its stored games were played under other settings ({differences}); write to another directory, or remove them to play anew", games.display())]
+    OtherGames { games: PathBuf, differences: String },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::agent::{Agent, EvalError};
 use super::arena::{play_games, GameResult, GameSetup, PlayOptions};
 use super::clock::{clock_overruns, ClockOverrun};
-use super::game_store::{load_stored, GameAppender};
+use super::game_store::{claim_files, file_hashes, load_stored, GameAppender};
 use super::openings::{evaluation_openings, DrawnOpenings, OpeningsUsed};
 use super::stats::{
     balance_ratio, equivalence, trend, wilson, Equivalence, Level, Ratio, Trend, Z95,
@@ -287,6 +287,8 @@ pub fn play_balance_games(
     store: &Path,
     progress: &mut dyn FnMut(&GameResult),
 ) -> Result<Vec<GameResult>, EvalError> {
+    // a store is named by its agent's text: a network retrained under the same path is refused
+    claim_files(store, &file_hashes(agents[0].spec.files())?)?;
     // the stored games are kept as they are (a study asked for fewer games uses the first ones,
     // and one asked for more again finds them all); new games are appended
     let mut results: Vec<GameResult> = load_stored(store)?

@@ -157,32 +157,59 @@ impl MatchSettings {
     /// settings file (gathered from cluster units, or written before this file existed) is
     /// taken as it is, and these settings are recorded for it.
     pub fn claim(&self, dir: &Path) -> Result<(), EvalError> {
-        let path = Self::path(dir);
-        // compared as the JSON text reads back (an f32 turned straight into a JSON value is not
-        // the number its text gives)
-        let text =
-            serde_json::to_string_pretty(self).map_err(|e| EvalError::Invalid(e.to_string()))?;
-        let now: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| EvalError::Invalid(e.to_string()))?;
-        if let Some(text) = crate::store::read_optional(&path)? {
-            let stored: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| EvalError::Io {
-                    path: path.clone(),
-                    message: format!("not a match's settings: {e}"),
-                })?;
-            let changed = differences(&stored, &now, "");
-            if changed.is_empty() {
-                return Ok(());
-            }
-            return Err(EvalError::OtherMatch {
-                dir: dir.to_path_buf(),
-                differences: changed.join("; "),
-            });
-        }
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
-        crate::atomic::write(&path, &text).map_err(StoreError::from)?;
-        Ok(())
+        claim(&Self::path(dir), dir, self)
     }
+}
+
+/// The file beside a balance study's store that keeps the hashes of the files its agent reads.
+pub fn files_path(store: &Path) -> PathBuf {
+    store.with_extension("files.json")
+}
+
+/// For a balance study's store: records the hashes of the files its agent reads beside it, or
+/// checks them against those recorded (a network retrained under the same path is refused,
+/// naming the file). Nothing is recorded for an agent that reads no file; a store without the
+/// file is taken as it is.
+pub fn claim_files(store: &Path, files: &BTreeMap<String, String>) -> Result<(), EvalError> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    if let Some(dir) = store.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
+    }
+    claim(
+        &files_path(store),
+        store,
+        &serde_json::json!({ "files": files }),
+    )
+}
+
+/// Records `settings` at `path`, or checks them against those recorded there; a difference is
+/// an error about the games at `games`.
+fn claim(path: &Path, games: &Path, settings: &impl Serialize) -> Result<(), EvalError> {
+    // compared as the JSON text reads back (an f32 turned straight into a JSON value is not
+    // the number its text gives)
+    let text =
+        serde_json::to_string_pretty(settings).map_err(|e| EvalError::Invalid(e.to_string()))?;
+    let now: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| EvalError::Invalid(e.to_string()))?;
+    let Some(recorded) = crate::store::read_optional(path)? else {
+        crate::atomic::write(path, &text).map_err(StoreError::from)?;
+        return Ok(());
+    };
+    let stored: serde_json::Value = serde_json::from_str(&recorded).map_err(|e| EvalError::Io {
+        path: path.to_path_buf(),
+        message: format!("not the settings of stored games: {e}"),
+    })?;
+    let changed = differences(&stored, &now, "");
+    if changed.is_empty() {
+        return Ok(());
+    }
+    Err(EvalError::OtherGames {
+        games: games.to_path_buf(),
+        differences: changed.join("; "),
+    })
 }
 
 #[cfg(test)]
@@ -244,7 +271,7 @@ mod tests {
         // a broken settings file is named, never overwritten
         std::fs::write(MatchSettings::path(&dir), "{").expect("writes");
         let err = settings().claim(&dir).expect_err("broken").to_string();
-        assert!(err.contains("settings.json") && err.contains("not a match's settings"));
+        assert!(err.contains("settings.json") && err.contains("not the settings of stored games"));
     }
 
     #[test]

@@ -273,6 +273,32 @@ fn every_two_agents_of_a_ladder_meet_on_the_same_openings() {
 }
 
 #[test]
+fn a_balance_store_is_not_resumed_once_a_file_its_agent_reads_has_changed() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let eval = tmp.path().join("eval.toml");
+    std::fs::copy("configs/alphabeta/quiescence.toml", &eval).expect("copies");
+    let spec = AgentSpec::parse(&format!("ab:1:eval={}", eval.display())).expect("spec");
+    let load = || Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("agent");
+    let store = store_path(&tmp.path().join("games"), "brandubh", &spec.text);
+    let opts = PlayOptions::default();
+    run_balance(&start(), load(), 2, &opts, 9, &store, &mut |_| {}).expect("runs");
+    run_balance(&start(), load(), 3, &opts, 9, &store, &mut |_| {}).expect("the same agent");
+    let text = std::fs::read_to_string(&eval).expect("settings") + "\n# edited\n";
+    std::fs::write(&eval, text).expect("writes");
+    let err = run_balance(&start(), load(), 4, &opts, 9, &store, &mut |_| {})
+        .expect_err("another agent under the same name")
+        .to_string();
+    assert!(err.contains(&format!("files {}", eval.display())), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&store)
+            .expect("store")
+            .lines()
+            .count(),
+        3
+    );
+}
+
+#[test]
 fn balance_reports_shares_and_resumes_from_saved_games() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path().join("balance");
