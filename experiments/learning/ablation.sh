@@ -30,6 +30,9 @@ declare -A EDIT=(
   [noteacher]='/^\[teacher\]/,$ s/^games = .*/games = 0/'
   # the value target half the result, half the search values of the next ~6 plies
   [short]='s/^value_discount = 1.0/value_discount = 1.0\nshort_value_weight = 0.5\nshort_value_horizon = 6.0/'
+  # the value target discounted by the plies left (a later loss is worth more than a quick one),
+  # as in the Copenhagen network's run
+  [discount]='s/^value_discount = 1.0/value_discount = 0.97/'
   # an auxiliary head learning the opponent's reply (KataGo's weight)
   [reply]='s/^value_discount = 1.0/value_discount = 1.0\nreply_weight = 0.15/'
   # Gumbel root search at 16 / 8 simulations (10.8 a move against 32.8): three times the games

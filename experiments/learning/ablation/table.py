@@ -10,7 +10,7 @@ import pathlib
 import sys
 
 HERE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent)
-ARMS = ["base", "forced", "gumbel16", "gumbel16eq", "noteacher", "reply", "short"]
+ARMS = ["base", "discount", "forced", "gumbel16", "gumbel16eq", "noteacher", "reply", "short"]
 
 
 def side(record):
