@@ -237,16 +237,9 @@ fn a_stopped_match_resumes_from_its_stored_games_and_refuses_another_matchs() {
     let eval = tmp.path().join("eval.toml");
     std::fs::copy("configs/alphabeta/quiescence.toml", &eval).expect("copies");
     let agent = format!("ab:1:eval={}", path(&eval));
-    let mut a = strings(&[
-        "match",
-        "--variant",
-        "brandubh",
-        &agent,
-        "ab:1",
-        "--pairs",
-        "1",
-    ]);
-    a.extend(["--out".into(), path(&tmp.path().join("ab"))]);
+    let mut a = strings(&["match", "--variant", "brandubh", &agent, "ab:1"]);
+    a.extend(strings(&["--pairs", "1", "--out"]));
+    a.push(path(&tmp.path().join("ab")));
     run_to_end(&a);
     run_to_end(&a);
     let edited = std::fs::read_to_string(&eval).expect("settings") + "\n# edited\n";
