@@ -1,7 +1,9 @@
 //! Stores of finished games (a balance study's, a match's): each game is appended as one JSON
 //! line when it ends, so a killed run loses at most the games in flight, and a rerun reads the
-//! store back and plays only the rest. A match's store is reused only by the same match: the
-//! settings that decide its games are kept beside it and compared on every rerun.
+//! store back and plays only the rest. A store is reused only by the games it was made by: a
+//! match keeps the settings that decide its games beside its store, a balance study the hashes
+//! of the files its agent reads (a network retrained under the same path is another agent), and
+//! both are compared on every rerun.
 
 use std::collections::BTreeMap;
 use std::io::Write;
