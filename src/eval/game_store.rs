@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::agent::EvalError;
 use super::arena::GameResult;
@@ -87,7 +87,7 @@ impl GameAppender {
 /// What decides a match's games besides the pair ids: a stored game is reused only by a match
 /// with the same settings. (Pairs, threads and the device are not among them: a match asked
 /// for more pairs plays on from the stored ones.)
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Serialize)]
 pub struct MatchSettings {
     pub variant: String,
     pub a: String,
@@ -159,7 +159,6 @@ impl MatchSettings {
     /// settings file (gathered from cluster units, or written before this file existed) is
     /// taken as it is, and these settings are recorded for it.
     pub fn claim(&self, dir: &Path) -> Result<(), EvalError> {
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
         claim(&Self::path(dir), dir, self)
     }
 }
@@ -177,9 +176,6 @@ pub fn claim_files(store: &Path, files: &BTreeMap<String, String>) -> Result<(),
     if files.is_empty() {
         return Ok(());
     }
-    if let Some(dir) = store.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
-    }
     claim(
         &files_path(store),
         store,
@@ -187,8 +183,8 @@ pub fn claim_files(store: &Path, files: &BTreeMap<String, String>) -> Result<(),
     )
 }
 
-/// Records `settings` at `path`, or checks them against those recorded there; a difference is
-/// an error about the games at `games`.
+/// Records `settings` at `path` (making its directory), or checks them against those recorded
+/// there; a difference is an error about the games at `games`.
 fn claim(path: &Path, games: &Path, settings: &impl Serialize) -> Result<(), EvalError> {
     // compared as the JSON text reads back (an f32 turned straight into a JSON value is not
     // the number its text gives)
@@ -197,6 +193,9 @@ fn claim(path: &Path, games: &Path, settings: &impl Serialize) -> Result<(), Eva
     let now: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| EvalError::Invalid(e.to_string()))?;
     let Some(recorded) = crate::store::read_optional(path)? else {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_error(dir, &e))?;
+        }
         crate::atomic::write(path, &text).map_err(StoreError::from)?;
         return Ok(());
     };
