@@ -13,7 +13,7 @@ use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
 use crate::search::evaluator::Evaluator;
 use crate::search::SearchConfig;
-use crate::search::{single, Budget, Proof, Search};
+use crate::search::{single, Budget, Proof, Search, SearchCap};
 
 /// What a search found besides its move, for a person reading along.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +52,8 @@ pub struct Player {
     /// starting every search afresh (independent queries, whose answers then do not depend on
     /// the queries before them).
     keep_table: bool,
+    /// Bounds over every search, whatever the spec or the caller's budget asks (`capped`).
+    cap: SearchCap,
 }
 
 impl Player {
@@ -67,6 +69,7 @@ impl Player {
             agent: Agent::load(spec, variant, device, seed)?,
             rng: ChaCha8Rng::seed_from_u64(seed),
             keep_table: false,
+            cap: SearchCap::default(),
         })
     }
 
@@ -75,6 +78,22 @@ impl Player {
     pub fn keeping_table(mut self) -> Player {
         self.keep_table = true;
         self
+    }
+
+    /// The same player with every search bounded by `cap` (a clock, a tree's memory), for a
+    /// server whose users choose the agents.
+    pub fn capped(mut self, cap: SearchCap) -> Player {
+        if let Some(ab) = self.agent.alphabeta.as_mut() {
+            ab.set_cap(cap);
+        }
+        self.cap = cap;
+        self
+    }
+
+    /// The memory alpha-beta's transposition table holds (none before its first search, and
+    /// none for other agents).
+    pub fn table_bytes(&self) -> usize {
+        self.agent.alphabeta.as_ref().map_or(0, |ab| ab.table_bytes())
     }
 
     pub fn spec(&self) -> &AgentSpec {
@@ -179,6 +198,7 @@ impl Player {
         let evaluator = self.agent.evaluator.as_mut()?;
         let mut search = Search::new(pos.clone(), config, budget);
         search.set_rate(self.agent.rate);
+        search.set_cap(self.cap);
         let decision = single::run(&mut search, evaluator.as_mut(), &mut self.rng)?;
         self.agent.rate = search.measured_rate();
         Some(Analysis::of_search(&search, &decision))

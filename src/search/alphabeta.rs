@@ -17,6 +17,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
+use super::cap::SearchCap;
 use super::heuristic::{EvalWeights, Heuristic};
 use super::rollout::wins_at_once;
 use super::ttable::{Bound, TTable, TtEntry};
@@ -187,6 +188,8 @@ pub struct AlphaBeta {
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
     deadline: Option<Instant>,
+    /// A clock over every search, whatever its limit (`set_cap`).
+    cap: SearchCap,
     node_budget: Option<u64>,
     can_stop: bool,
     stopped: bool,
@@ -222,6 +225,7 @@ impl AlphaBeta {
             node_budget: None,
             can_stop: false,
             stopped: false,
+            cap: SearchCap::default(),
         }
     }
 
@@ -270,6 +274,17 @@ impl AlphaBeta {
         self.history.fill(0);
     }
 
+    /// The memory its transposition table holds: none until its first search.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.allocated_bytes()
+    }
+
+    /// Bounds every later search by `cap`'s clock, whatever its limit (its memory is the table's,
+    /// fixed by the settings).
+    pub fn set_cap(&mut self, cap: SearchCap) {
+        self.cap = cap;
+    }
+
     /// A score as a value in [-1, 1] for the side to move: ±1 for a found win or loss,
     /// otherwise tanh(score / value_scale).
     pub fn value(&self, score: i32) -> f32 {
@@ -311,6 +326,10 @@ impl AlphaBeta {
             Limit::Depth(d) => (d.clamp(1, MAX_PLY as u32 - 1), None),
             Limit::Time(t) => (MAX_PLY as u32 - 1, Some(t)),
             Limit::Nodes(_) => (MAX_PLY as u32 - 1, None),
+        };
+        let time = match (time, self.cap.time) {
+            (Some(t), Some(cap)) => Some(t.min(cap)),
+            (t, cap) => t.or(cap),
         };
         self.deadline = time.map(|t| start + t);
         self.node_budget = match limit {

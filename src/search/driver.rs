@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use super::cache::EvalCache;
+use super::cap::SearchCap;
 use super::choice::sample_with_temperature;
 use super::config::{SearchConfig, TIMED_LEAF_BATCH};
 use super::evaluator::Evaluation;
@@ -122,6 +123,8 @@ pub struct Search {
     rate: Option<f64>,
     /// `done` when a Gumbel plan under a time budget was last checked against the clock.
     checked: u32,
+    /// Bounds over the budget (`set_cap`).
+    cap: SearchCap,
 }
 
 impl Search {
@@ -141,7 +144,27 @@ impl Search {
             clock: None,
             rate: None,
             checked: 0,
+            cap: SearchCap::default(),
         }
+    }
+
+    /// Bounds this search (and the ones `restart` begins) by a clock and a tree size, over its
+    /// budget.
+    pub fn set_cap(&mut self, cap: SearchCap) {
+        self.cap = cap;
+    }
+
+    /// Whether a bound of `set_cap` is reached (never before the first simulation).
+    fn capped(&self) -> bool {
+        let late = self
+            .cap
+            .time
+            .is_some_and(|t| self.clock.is_some_and(|c| c.elapsed() >= t));
+        let full = self
+            .cap
+            .tree_bytes
+            .is_some_and(|b| self.tree.allocated_bytes() >= b);
+        self.done > 0 && (late || full)
     }
 
     /// Simulations per second to plan a time budget with before this search has measured its
@@ -227,10 +250,11 @@ impl Search {
     }
 
     fn spent(&self) -> bool {
-        match self.budget {
-            Budget::Nodes(n) => self.done >= n,
-            Budget::Time(t) => self.done > 0 && self.clock.is_some_and(|c| c.elapsed() >= t),
-        }
+        self.capped()
+            || match self.budget {
+                Budget::Nodes(n) => self.done >= n,
+                Budget::Time(t) => self.done > 0 && self.clock.is_some_and(|c| c.elapsed() >= t),
+            }
     }
 
     /// The Gumbel plan's simulation count: the node budget, or for a time budget the last
@@ -265,7 +289,7 @@ impl Search {
     /// Whether the budget is spent, counting the leaves on their way as simulations.
     fn spent_with(&self, waiting: usize) -> bool {
         match self.budget {
-            Budget::Nodes(n) => self.done as usize + waiting >= n as usize,
+            Budget::Nodes(n) => self.capped() || self.done as usize + waiting >= n as usize,
             Budget::Time(_) => self.spent(),
         }
     }

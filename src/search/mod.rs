@@ -9,6 +9,7 @@
 pub mod alphabeta;
 pub mod batch;
 pub mod cache;
+pub mod cap;
 pub mod choice;
 pub mod config;
 pub mod driver;
@@ -21,6 +22,7 @@ pub mod single;
 pub mod tree;
 pub mod ttable;
 
+pub use cap::SearchCap;
 pub use config::{Fpu, SearchConfig, Selection};
 pub use driver::{Budget, Choice, Decision, Search, Step};
 pub use evaluator::{Evaluation, Evaluator, Request, RolloutEvaluator, UniformEvaluator};

@@ -182,6 +182,11 @@ impl Tree {
         }
     }
 
+    /// The memory its nodes hold.
+    pub fn allocated_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
+
     /// Values drawn ends at `v` for the root's side to move (`SearchConfig::draw_value`). A
     /// tree grown under another value starts afresh: its backed-up values assumed that one.
     pub fn use_draw_value(&mut self, v: f32) {

@@ -1,6 +1,7 @@
 //! The alpha-beta transposition table: one slot per index, keyed on `Position::key()` (board,
 //! side to move, berserk piece, die roll). Win scores are stored relative to the node, so a
-//! position reached at another depth reads them right.
+//! position reached at another depth reads them right. The slots are allocated at the first
+//! store, so an agent that never searches (a server keeps one per game) costs no table.
 
 use crate::rules::Move;
 
@@ -38,6 +39,7 @@ struct Slot {
 }
 
 pub struct TTable {
+    /// Empty until the first store, then `mask + 1` slots.
     slots: Vec<Slot>,
     mask: usize,
     generation: u8,
@@ -55,7 +57,7 @@ impl TTable {
         }
         .max(1024);
         TTable {
-            slots: vec![Slot::default(); slots],
+            slots: Vec::new(),
             mask: slots - 1,
             generation: 1,
             epoch: 1,
@@ -71,6 +73,9 @@ impl TTable {
     /// clears before every move, inside the move's time, and writing 16 MB each time cost
     /// more than half a millisecond. Every 65,535th clear really wipes the slots.
     pub fn clear(&mut self) {
+        if self.slots.is_empty() {
+            return;
+        }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.slots.fill(Slot::default());
@@ -78,8 +83,18 @@ impl TTable {
         }
     }
 
+    /// The memory its slots hold (0 before the first store).
+    pub fn allocated_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+    }
+
+    /// Gives the slots' memory back; the next store allocates them again.
+    pub fn release(&mut self) {
+        self.slots = Vec::new();
+    }
+
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
-        let slot = &self.slots[key as usize & self.mask];
+        let slot = self.slots.get(key as usize & self.mask)?;
         if slot.generation == 0 || slot.epoch != self.epoch || slot.key != key {
             return None;
         }
@@ -99,6 +114,9 @@ impl TTable {
     /// Stores unless the slot holds a deeper result for another position from this search.
     pub fn store(&mut self, key: u64, entry: TtEntry) {
         let generation = self.generation;
+        if self.slots.is_empty() {
+            self.slots = vec![Slot::default(); self.mask + 1];
+        }
         let slot = &mut self.slots[key as usize & self.mask];
         let depth = entry.depth.min(u8::MAX as u32) as u8;
         let live = slot.epoch == self.epoch && slot.generation != 0;
@@ -149,7 +167,7 @@ mod tests {
         table.clear();
         assert_eq!(table.probe(42), None, "a cleared entry is gone");
         // a shallower entry for another key in the same slot is not blocked by the old one
-        let other = 42 + table.slots.len() as u64;
+        let other = 42 + (table.mask + 1) as u64;
         table.store(other, entry(1, 1));
         assert_eq!(table.probe(other), Some(entry(1, 1)));
         table.store(42, entry(9, 2));
@@ -160,5 +178,31 @@ mod tests {
         }
         table.store(42, entry(5, 4));
         assert_eq!(table.probe(42), Some(entry(5, 4)));
+    }
+
+    #[test]
+    fn the_slots_are_allocated_at_the_first_store_and_given_back_on_release() {
+        let mut table = TTable::new(2);
+        assert_eq!(
+            table.allocated_bytes(),
+            0,
+            "a table nobody stored in holds no memory"
+        );
+        table.clear();
+        table.new_search();
+        assert_eq!(table.probe(42), None);
+        assert_eq!(table.allocated_bytes(), 0);
+        table.store(42, entry(7, 3));
+        let bytes = table.allocated_bytes();
+        assert!(
+            (1 << 20..=2 << 20).contains(&bytes),
+            "{bytes} bytes for a 2 MiB table"
+        );
+        assert_eq!(table.probe(42), Some(entry(7, 3)));
+        table.release();
+        assert_eq!(table.allocated_bytes(), 0);
+        assert_eq!(table.probe(42), None, "a released table is empty");
+        table.store(43, entry(1, 1));
+        assert_eq!(table.probe(43), Some(entry(1, 1)));
     }
 }
