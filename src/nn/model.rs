@@ -101,9 +101,10 @@ impl PolicyValueNet {
     }
 
     /// `x`: `[N, planes, S, S]`. Returns policy logits `[N, POLICY_CHANNELS*S*S + 2]` (indexed as
-    /// `encode::policy`) and values `[N]` in (-1, 1).
+    /// `encode::policy`) and values `[N]` in (-1, 1). Runs with denormals flushed to zero, for
+    /// speed (`nn::threads::DenormalsFlushed`).
     pub fn forward(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
-        self.heads(&self.trunk(x, train), train)
+        super::threads::flushed(|| self.heads(&self.trunk(x, train), train))
     }
 
     /// The residual tower's features `[N, channels, S, S]`, which every head reads.

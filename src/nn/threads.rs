@@ -8,10 +8,15 @@
 //!
 //! The intra-op count is per OS thread under OpenMP: a search worker sets its own on its first
 //! forward pass (`ensure_this_thread`), from the process-wide setting (`configure`, once at
-//! start; 1 if nobody configured anything). The same first call flushes denormal floats to zero
-//! on that thread, which makes the shipped networks' forward passes 2 to 4.5 times faster.
+//! start; 1 if nobody configured anything).
+//!
+//! Forward passes and training steps also run with denormal floats flushed to zero
+//! (`DenormalsFlushed`), which makes the shipped networks' forward passes 2 to 4.5 times faster;
+//! only while they run, so the rest of the thread's arithmetic (softmax, noise, statistics, and
+//! whatever a pooled thread runs next) keeps IEEE semantics.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
@@ -60,13 +65,11 @@ fn fix_interop() {
     INTEROP.call_once(|| tch::set_num_interop_threads(1));
 }
 
-/// Sets this thread's libtorch threads to `n`, unless they already are (the first time, also
-/// flushing denormal numbers to zero on this thread).
+/// Sets this thread's libtorch threads to `n`, unless they already are.
 fn use_threads(n: usize) {
     fix_interop();
     THIS_THREAD.with(|current| {
         if current.get() == 0 {
-            flush_denormals();
             // libtorch initialises a thread's count lazily, at its first use, from the count
             // last set by any thread: done now, so a trainer setting its own count on another
             // thread meanwhile cannot overwrite this thread's
@@ -79,37 +82,84 @@ fn use_threads(n: usize) {
     });
 }
 
-/// Flushes denormal floats to zero in this thread's arithmetic (x86-64's FTZ and DAZ bits of
-/// MXCSR, which are per thread, as `torch.set_flush_denormal` sets them). Trained weights and
-/// activations hold numbers below 1.2e-38 that the CPU handles a hundred times slower than others:
-/// measured on the shipped networks on one thread, a forward pass took 2 to 4.5 times longer
-/// with them (benches/inference_torch.py). Their values change by less than 1.2e-38.
-fn flush_denormals() {
+/// x86-64's MXCSR bits that flush denormal results to zero (FTZ) and read denormal inputs as
+/// zero (DAZ), as `torch.set_flush_denormal` sets them.
+#[cfg(target_arch = "x86_64")]
+const FLUSH_BITS: u32 = (1 << 15) | (1 << 6);
+
+/// This thread's SSE control and status register.
+#[cfg(target_arch = "x86_64")]
+fn read_csr() -> u32 {
+    let mut csr: u32 = 0;
+    // SAFETY: stmxcsr stores this thread's MXCSR through a pointer to a local u32.
+    unsafe {
+        std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
+    }
+    csr
+}
+
+#[cfg(target_arch = "x86_64")]
+fn write_csr(csr: u32) {
+    // SAFETY: ldmxcsr loads this thread's MXCSR from a local u32; callers change only the
+    // FTZ and DAZ bits of a value just read, which change how tiny floats round, nothing else.
+    unsafe {
+        std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags, readonly));
+    }
+}
+
+/// Denormal floats flushed to zero on this thread while the guard lives; dropping it puts back
+/// the FTZ and DAZ bits it found (so guards nest). Trained weights and activations hold numbers
+/// below 1.2e-38 that the CPU handles a hundred times slower than others: measured on the
+/// shipped networks on one thread, a forward pass took 2 to 4.5 times longer with them
+/// (benches/inference.rs, benches/inference_torch.py). Their values change by less than 1.2e-38.
+/// Only this thread: libtorch's intra-op workers keep their own setting. A no-op off x86-64.
+/// Not `Send`: it must be dropped on the thread whose register it changed. Rust's own float
+/// arithmetic assumes IEEE floats (the compiler may move it across the guard's ends), so the
+/// guard is for libtorch's work, not for Rust code.
+pub struct DenormalsFlushed {
     #[cfg(target_arch = "x86_64")]
-    {
-        const FLUSH_TO_ZERO: u32 = 1 << 15;
-        const DENORMALS_ARE_ZERO: u32 = 1 << 6;
-        let mut csr: u32 = 0;
-        // SAFETY: stmxcsr and ldmxcsr read and write this thread's SSE control register through
-        // a pointer to a local u32; setting FTZ and DAZ changes only how tiny floats round.
-        unsafe {
-            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
-            csr |= FLUSH_TO_ZERO | DENORMALS_ARE_ZERO;
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags, readonly));
+    saved: u32,
+    _this_thread: PhantomData<*const ()>,
+}
+
+impl DenormalsFlushed {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> DenormalsFlushed {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let csr = read_csr();
+            write_csr(csr | FLUSH_BITS);
+            DenormalsFlushed {
+                saved: csr & FLUSH_BITS,
+                _this_thread: PhantomData,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        DenormalsFlushed {
+            _this_thread: PhantomData,
         }
     }
 }
 
-/// Whether this thread flushes denormal floats to zero (false off x86-64).
+impl Drop for DenormalsFlushed {
+    fn drop(&mut self) {
+        // only the two bits: the status flags the pass raised stay as they are
+        #[cfg(target_arch = "x86_64")]
+        write_csr((read_csr() & !FLUSH_BITS) | self.saved);
+    }
+}
+
+/// `work` run with denormal floats flushed to zero on this thread (`DenormalsFlushed`).
+pub fn flushed<T>(work: impl FnOnce() -> T) -> T {
+    let _flushed = DenormalsFlushed::new();
+    work()
+}
+
+/// Whether this thread flushes denormal floats to zero now (false off x86-64).
 pub fn flushes_denormals() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut csr: u32 = 0;
-        // SAFETY: as in `flush_denormals`, a read of this thread's SSE control register.
-        unsafe {
-            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
-        }
-        csr & (1 << 15) != 0
+        read_csr() & FLUSH_BITS == FLUSH_BITS
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -145,9 +195,18 @@ pub fn current() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hint::black_box;
+
+    /// A product whose IEEE result is a denormal: 1.5e-39, or 0 where denormals are flushed
+    /// (the outer `black_box` keeps the compiler from moving the multiplication past the next
+    /// change of the register).
+    fn denormal_product() -> f32 {
+        black_box(black_box(1e-39f32) * black_box(1.5f32))
+    }
 
     #[test]
-    fn a_trainer_beside_self_play_keeps_its_own_thread_count() {
+    fn train_here_sets_only_this_threads_training_count() {
+        // the mechanism; the pipeline's pool gives its workers the role (`pipeline::overlap`)
         let (here, elsewhere) = std::thread::spawn(|| {
             train_here(1);
             ensure_training_thread();
@@ -167,21 +226,50 @@ mod tests {
     }
 
     #[test]
-    fn a_search_thread_gets_one_libtorch_thread_and_flushes_denormals() {
+    fn a_search_thread_gets_one_libtorch_thread_and_keeps_ieee_floats() {
         // a fresh thread, as a search worker is
         let (threads, flushes, product) = std::thread::spawn(|| {
             ensure_this_thread();
-            let tiny = tch::Tensor::from_slice(&[1e-39f32, 2.0]);
-            let product: Vec<f32> = Vec::try_from(&tiny * 1.5).expect("floats");
-            (current(), flushes_denormals(), product)
+            (current(), flushes_denormals(), denormal_product())
         })
         .join()
         .expect("the thread ends");
         assert_eq!(threads, search_threads());
         assert_eq!(search_threads(), 1, "the default is one thread per search");
+        assert!(
+            !flushes,
+            "setting the threads leaves the float environment alone"
+        );
+        assert_eq!(product, 1.5e-39);
+    }
+
+    #[test]
+    fn denormals_are_flushed_inside_the_guard_and_restored_after_it() {
+        let seen = std::thread::spawn(|| {
+            let before = (flushes_denormals(), denormal_product());
+            let guard = DenormalsFlushed::new();
+            let inside = flushes_denormals();
+            let tiny = tch::Tensor::from_slice(&[1e-39f32, 2.0]);
+            let tensor: Vec<f32> = Vec::try_from(&tiny * 1.5).expect("floats");
+            // a nested guard leaves the outer one's setting in place
+            let nested = flushed(flushes_denormals);
+            let still = flushes_denormals();
+            drop(guard);
+            let after = (flushes_denormals(), denormal_product());
+            (before, [inside, nested, still], tensor, after)
+        })
+        .join()
+        .expect("the thread ends");
+        let (before, inside, tensor, after) = seen;
+        assert_eq!(before, (false, 1.5e-39), "a fresh thread has IEEE floats");
+        assert_eq!(after, (false, 1.5e-39), "the guard restores what it found");
         if cfg!(target_arch = "x86_64") {
-            assert!(flushes);
-            assert_eq!(product, vec![0.0, 3.0], "a denormal input counts as zero");
+            assert_eq!(inside, [true; 3], "flushed inside the guard, nested or not");
+            assert_eq!(
+                tensor,
+                vec![0.0, 3.0],
+                "libtorch reads a denormal input as zero"
+            );
         }
     }
 }

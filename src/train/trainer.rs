@@ -242,6 +242,8 @@ pub fn train_step(
     cfg: &TrainConfig,
     autocast: bool,
 ) -> Totals {
+    // the whole step with denormals flushed, for speed (as every forward pass)
+    let _flushed = crate::nn::threads::DenormalsFlushed::new();
     let (loss, totals) = if autocast {
         tch::autocast(true, || losses(net, reply, batch, true, cfg))
     } else {
