@@ -115,7 +115,8 @@ def stored_games(run, name):
 # A stated hash: the file is the last backticked name before it on the line.
 HASH = re.compile(r"sha256 `([0-9a-f]+)(?:…|\.\.\.)?`")
 FILE = re.compile(r"`([^`\s]+\.[A-Za-z0-9]+)`")
-OPENINGS = re.compile(r"<!-- (same|shared) openings: (\S+) (\S+)(?: (\d+))? -->")
+# An openings claim stands on a line of its own (so documentation may quote one in backticks).
+OPENINGS = re.compile(r"\s*<!-- (same|shared) openings: (\S+) (\S+)(?: (\d+))? -->\s*")
 
 
 def sha256(path):
@@ -183,13 +184,16 @@ def pair_openings(match):
 def check_openings(doc, number, line):
     """Problems with each openings claim on one line of `doc` (and how many were checked)."""
     problems, checked = [], 0
-    for claim in OPENINGS.finditer(line):
+    for claim in filter(None, [OPENINGS.fullmatch(line)]):
         where = f"{doc}:{number}"
         kind, a, b, said = claim.groups()
         stores = [doc.parent / a, doc.parent / b]
-        missing = [s for s in stores if not (s / "match.json").exists()]
-        if missing or (kind == "shared") != (said is not None):
-            problems.append(f"{where}: `{claim.group(0)}`: no stored match at {missing} or no count")
+        missing = [str(s) for s in stores if not (s / "match.json").exists()]
+        if missing:
+            problems.append(f"{where}: no stored match (match.json) at {', '.join(missing)}")
+            continue
+        if (kind == "shared") != (said is not None):
+            problems.append(f"{where}: `same openings` takes two matches, `shared openings` a count too")
             continue
         (first, unlike_a), (second, unlike_b) = pair_openings(stores[0]), pair_openings(stores[1])
         for store, unlike in [(stores[0], unlike_a), (stores[1], unlike_b)]:
@@ -269,8 +273,9 @@ def check(card):
                 checked += 1
     for p in problems:
         print(p)
+    against = evidence if evidence.is_dir() else "no evidence directory"
     print(
-        f"{card}: {checked} rows checked against {evidence}, {hashes} sha256, "
+        f"{card}: {checked} rows checked against {against}, {hashes} sha256, "
         f"{claims} openings claims, {len(problems)} problems"
     )
     return not problems
