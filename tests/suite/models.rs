@@ -107,3 +107,100 @@ fn every_card_table_number_comes_from_its_evidence() {
         "{said}"
     );
 }
+
+/// Every document whose claims `card_table.py --check` checks: the cards (current and replaced)
+/// and the READMEs of `experiments/learning/`.
+fn documents() -> Vec<std::path::PathBuf> {
+    let listed = |dir: &str| -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(dir)
+            .expect("directory")
+            .map(|e| e.expect("entry").path())
+            .collect()
+    };
+    let mut docs: Vec<std::path::PathBuf> = ["models", "models/previous"]
+        .iter()
+        .flat_map(|dir| listed(dir))
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("README.md"))
+        .collect();
+    docs.push("experiments/learning/README.md".into());
+    docs.extend(
+        listed("experiments/learning")
+            .into_iter()
+            .map(|p| p.join("README.md"))
+            .filter(|p| p.is_file()),
+    );
+    docs.sort();
+    docs
+}
+
+/// The sum over the check's summary lines of the count before `label` (`sha256`, `openings
+/// claims`), so a check that silently stopped finding claims is noticed.
+fn claims_checked(summary: &str, label: &str) -> usize {
+    summary
+        .lines()
+        .filter_map(|line| {
+            let (before, _) = line.split_once(&format!(" {label},"))?;
+            before.rsplit(' ').next()?.parse::<usize>().ok()
+        })
+        .sum()
+}
+
+#[test]
+fn every_stated_hash_and_openings_claim_holds() {
+    let docs = documents();
+    assert!(docs.len() >= 20, "{docs:?}");
+    let out = check_cards(&docs);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(claims_checked(&said, "sha256") >= 10, "{said}");
+    assert!(claims_checked(&said, "openings claims") >= 30, "{said}");
+
+    let tmp = tempfile::tempdir().expect("scratch");
+    let here = std::fs::canonicalize(".").expect("repository");
+    for name in ["copenhagen.safetensors", "copenhagen-evidence"] {
+        std::os::unix::fs::symlink(here.join("models").join(name), tmp.path().join(name))
+            .expect("link");
+    }
+    // a hash that differs from its file at the 16th digit (as the card once said) fails
+    let card = tmp.path().join("copenhagen.md");
+    let text = std::fs::read_to_string("models/copenhagen.md").expect("card");
+    assert!(
+        text.contains("sha256 `a6c7a27fd591625a…`"),
+        "the card's hash"
+    );
+    let wrong = text.replace("a6c7a27fd591625a…", "a6c7a27fd5916256…");
+    std::fs::write(&card, wrong).expect("written");
+    let out = check_cards(&[card]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("copenhagen.md:8: sha256 says `a6c7a27fd5916256`")
+            && said.contains("has `a6c7a27fd591625a`"),
+        "{said}"
+    );
+    // so does a "same openings" claim that the stored matches do not bear out, naming the count
+    let doc = tmp.path().join("claims.md");
+    let store = |p: &str| here.join(p).display().to_string();
+    std::fs::write(
+        &doc,
+        format!(
+            "Same openings as its own card's match.\n<!-- same openings: {} {} -->\n\n\
+             From the same openings as the overlap run.\n<!-- same openings: {} {} -->\n",
+            store("models/brandubh-evidence/previous-vs-ab-t100ms-50"),
+            store("models/previous/brandubh-overlap25-evidence/vs-ab-t100ms-50"),
+            store("experiments/learning/copenhagen-discount/gen10-vs-previous-32"),
+            store("experiments/learning/copenhagen-overlap/vs-previous-32"),
+        ),
+    )
+    .expect("written");
+    let out = check_cards(&[doc]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("claims.md:2: same openings claimed")
+            && said.contains("(50 pairs) share 3 openings")
+            && said.contains("claims.md:5: same openings claimed")
+            && said.contains("(20 pairs) share 0 openings"),
+        "{said}"
+    );
+}
