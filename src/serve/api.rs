@@ -1,20 +1,23 @@
 //! The HTTP routes: the page, and a JSON API over the games and the studies. Every failure is a
 //! JSON object `{"error": "..."}` with a 4xx status (5xx only where the server itself failed); a
 //! search runs on tokio's blocking threads, at most one per core at a time, never on the threads
-//! that answer requests.
+//! that answer requests, and so does every read of a file. Every request passes the host and
+//! origin checks (`guard`) and has its body read within the limits (`limits`) first.
 
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{middleware, Json, Router};
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 use super::games::{GameError, Games, NewGame};
+use super::guard::{only_allowed, Allowed};
+use super::limits::{buffered_body, ServeLimits};
 use super::studies::Studies;
 use super::view::{BoardView, GameView};
 use crate::rules::presets::PRESET_NAMES;
@@ -23,8 +26,9 @@ use crate::rules::Variant;
 pub struct AppState {
     pub games: Games,
     pub studies: Studies,
-    /// Searches at once (one per core): the rest wait their turn.
-    pub searches: Semaphore,
+    /// Searches at once (one per core): the rest wait their turn. A search owns its permit
+    /// until it ends, also when its client has gone.
+    pub searches: Arc<Semaphore>,
 }
 
 pub type Shared = Arc<AppState>;
@@ -37,7 +41,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -72,7 +76,7 @@ impl From<GameError> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
-        ApiError::bad(format!("the request's JSON: {}", e.body_text()))
+        ApiError::new(e.status(), format!("the request's JSON: {}", e.body_text()))
     }
 }
 
@@ -90,7 +94,8 @@ impl From<QueryRejection> for ApiError {
 
 type Reply<T> = Result<Json<T>, ApiError>;
 
-pub fn router(state: Shared) -> Router {
+/// The routes behind the host and origin checks and the body limits.
+pub fn router(state: Shared, allowed: Allowed, limits: ServeLimits) -> Router {
     Router::new()
         .route("/", get(|| page("text/html; charset=utf-8", PAGE)))
         .route(
@@ -117,6 +122,10 @@ pub fn router(state: Shared) -> Router {
         .route("/api/studies/game", get(study_game))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such address") })
         .with_state(state)
+        .layer(middleware::from_fn_with_state(limits, buffered_body))
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
+        // outermost: a refused client gets nothing else, not even its body read
+        .layer(middleware::from_fn_with_state(allowed, only_allowed))
 }
 
 const PAGE: &str = include_str!("page/index.html");
@@ -161,31 +170,50 @@ async fn agents(
     query: Result<Query<VariantQuery>, QueryRejection>,
 ) -> Reply<Vec<String>> {
     let Query(q) = query?;
-    Ok(Json(state.games.suggested_agents(&q.variant)))
+    // the models directory is read for the variant's networks
+    reading(&state, move |s| Ok(s.games.suggested_agents(&q.variant)))
+        .await
+        .map(Json)
 }
 
-/// Runs `work` on a blocking thread once a core is free.
+/// Runs `work` on a blocking thread once a core is free. The permit moves with the work, so a
+/// client that disconnects frees no core while its search still runs.
 async fn searching<T: Send + 'static>(
     state: &Shared,
     work: impl FnOnce(&Games) -> Result<T, GameError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let permit = state
-        .searches
-        .acquire()
+    let permit = Arc::clone(&state.searches)
+        .acquire_owned()
         .await
         .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
     let shared = Arc::clone(state);
     let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         crate::nn::threads::ensure_this_thread();
         work(&shared.games)
     })
     .await;
-    drop(permit);
     match done {
         Ok(result) => result.map_err(ApiError::from),
         Err(e) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the search failed: {e}"),
+        )),
+    }
+}
+
+/// Runs `work`, which reads files, on a blocking thread (never on the threads that answer
+/// requests); its error answers 404.
+async fn reading<T: Send + 'static>(
+    state: &Shared,
+    work: impl FnOnce(&AppState) -> Result<T, String> + Send + 'static,
+) -> Result<T, ApiError> {
+    let shared = Arc::clone(state);
+    match tokio::task::spawn_blocking(move || work(&shared)).await {
+        Ok(result) => result.map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e)),
+        Err(e) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("reading failed: {e}"),
         )),
     }
 }
@@ -300,11 +328,9 @@ async fn study_table(
     query: Result<Query<StudyQuery>, QueryRejection>,
 ) -> Reply<Vec<serde_json::Value>> {
     let Query(q) = query?;
-    state
-        .studies
-        .table(&q.dir)
+    reading(&state, move |s| s.studies.table(&q.dir))
+        .await
         .map(Json)
-        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e))
 }
 
 #[derive(Deserialize)]
@@ -319,10 +345,7 @@ async fn study_plot(
     query: Result<Query<PlotQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(q) = query?;
-    let (bytes, kind) = state
-        .studies
-        .plot(&q.dir, &q.file)
-        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e))?;
+    let (bytes, kind) = reading(&state, move |s| s.studies.plot(&q.dir, &q.file)).await?;
     Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
 }
 
@@ -340,9 +363,69 @@ async fn study_game(
     query: Result<Query<GameQuery>, QueryRejection>,
 ) -> Reply<super::studies::StudyGame> {
     let Query(q) = query?;
-    state
-        .studies
-        .game(&q.dir, &q.variant, &q.agent, q.game)
-        .map(Json)
-        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e))
+    reading(&state, move |s| {
+        s.studies.game(&q.dir, &q.variant, &q.agent, q.game)
+    })
+    .await
+    .map(Json)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+
+    fn state(cores: usize) -> Shared {
+        Arc::new(AppState {
+            games: Games::new(std::path::Path::new("models"), tch::Device::Cpu, 10),
+            studies: Studies::find(&[]),
+            searches: Arc::new(Semaphore::new(cores)),
+        })
+    }
+
+    #[test]
+    fn a_search_keeps_its_core_after_its_client_has_gone() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let state = state(1);
+        let (started, search_started) = mpsc::channel();
+        let (finish, may_finish) = mpsc::channel::<()>();
+        let request = runtime.spawn({
+            let state = Arc::clone(&state);
+            async move {
+                searching(&state, move |_| {
+                    let _ = started.send(());
+                    let _ = may_finish.recv();
+                    Ok(())
+                })
+                .await
+            }
+        });
+        search_started
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the search starts");
+        // the client disconnects: axum drops the request's future
+        request.abort();
+        let aborted = runtime.block_on(request);
+        assert!(aborted.is_err_and(|e| e.is_cancelled()));
+        assert_eq!(
+            state.searches.available_permits(),
+            0,
+            "the search still runs on the only core"
+        );
+        let _ = finish.send(());
+        runtime.block_on(async {
+            let freed = tokio::time::timeout(Duration::from_secs(10), async {
+                while state.searches.available_permits() == 0 {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            });
+            freed.await.expect("the core is given back when the search ends");
+        });
+    }
 }

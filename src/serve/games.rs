@@ -7,9 +7,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use thiserror::Error;
 
+use super::limits::ServeLimits;
 use super::view::{AnalysisView, GameView};
 use crate::engine::analysis::Analysis;
 use crate::engine::player::Player;
@@ -19,6 +21,7 @@ use crate::nn::checkpoint::CheckpointMeta;
 use crate::play::game::{Game, Mover};
 use crate::rules::replay::steps;
 use crate::rules::{Position, Side, Variant};
+use crate::search::SearchCap;
 
 /// What a request asked that cannot be done, said so the page can show it.
 #[derive(Debug, Error)]
@@ -88,15 +91,16 @@ pub struct Games {
     device: tch::Device,
     /// At most this many games; the oldest goes first.
     capacity: usize,
+    /// The longest time budget an agent may ask for.
+    longest_move: Duration,
+    /// What every search is held to, whatever its spec.
+    cap: SearchCap,
 }
 
 /// A lock that a panicking holder poisoned still guards data that every step leaves whole.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
-
-/// The longest an agent may think per move, so that no request occupies the server for long.
-const LONGEST_MOVE: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl Games {
     pub fn new(models: &Path, device: tch::Device, capacity: usize) -> Games {
@@ -106,7 +110,33 @@ impl Games {
             models: models.to_path_buf(),
             device,
             capacity: capacity.max(1),
+            longest_move: ServeLimits::default().move_time,
+            cap: ServeLimits::default().search_cap(),
         }
+    }
+
+    /// The same games with agents asking at most `longest_move` a move, and every search bounded
+    /// by `cap`.
+    pub fn with_limits(mut self, longest_move: Duration, cap: SearchCap) -> Games {
+        self.longest_move = longest_move;
+        self.cap = cap;
+        self
+    }
+
+    /// Games kept now.
+    pub fn len(&self) -> usize {
+        lock(&self.games).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The memory the kept games' alpha-beta tables hold (a table is made at its game's first
+    /// search, and freed with its game).
+    pub fn table_bytes(&self) -> usize {
+        let entries: Vec<Arc<Entry>> = lock(&self.games).values().cloned().collect();
+        entries.iter().map(|e| lock(&e.player).table_bytes()).sum()
     }
 
     pub fn models(&self) -> &Path {
@@ -161,10 +191,11 @@ impl Games {
                 "alpha-beta weight files (`eval=`) are not loaded by the server".into(),
             ));
         }
-        if spec.time().is_some_and(|t| t > LONGEST_MOVE) || spec.simulations() > 1_000_000 {
+        if spec.time().is_some_and(|t| t > self.longest_move) || spec.simulations() > 1_000_000
+        {
             return Err(GameError::NotAllowed(format!(
                 "{text}: at most {} s or 1,000,000 simulations a move",
-                LONGEST_MOVE.as_secs()
+                self.longest_move.as_secs_f64()
             )));
         }
         Ok(spec)
@@ -182,7 +213,9 @@ impl Games {
             Variant::load(&request.variant).map_err(|e| GameError::Variant(e.to_string()))?;
         let spec = self.agent(request.agent.as_deref().unwrap_or("ab:t=1s"))?;
         let seed = request.seed.unwrap_or(1);
-        let player = Player::new(&spec, variant.name(), self.device, seed)?.keeping_table();
+        let player = Player::new(&spec, variant.name(), self.device, seed)?
+            .keeping_table()
+            .capped(self.cap);
         let start = Position::start(&variant);
         let mut game = Game::new(start.clone(), seed);
         if let Some(text) = &request.record {
@@ -404,4 +437,64 @@ fn replay_into(game: &mut Game, variant: &Arc<Variant>, text: &str) -> Result<()
         game.push(step.mv, Mover::Person);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_game(agent: &str) -> NewGame {
+        NewGame {
+            variant: "brandubh".into(),
+            side: Some(Side::Defenders),
+            agent: Some(agent.into()),
+            seed: Some(1),
+            record: None,
+        }
+    }
+
+    #[test]
+    fn a_table_is_made_at_its_games_first_search_and_freed_with_its_game() {
+        let games = Games::new(Path::new("models"), tch::Device::Cpu, 3);
+        let ids: Vec<u64> = (0..3)
+            .map(|_| games.create(&new_game("ab:1")).expect("a game").id)
+            .collect();
+        assert_eq!(games.table_bytes(), 0, "no table before a search");
+        // the attackers (the agent) move first
+        games.reply(ids[0]).expect("the agent moves");
+        let one = games.table_bytes();
+        assert!(one > 0, "the searching game has its table");
+        games.reply(ids[1]).expect("the agent moves");
+        assert_eq!(games.table_bytes(), 2 * one);
+        // a fourth game pushes out the oldest, its table with it
+        games.create(&new_game("random")).expect("a game");
+        assert_eq!((games.len(), games.table_bytes()), (3, one));
+    }
+
+    #[test]
+    fn a_depth_or_a_simulation_count_is_stopped_by_the_servers_clock() {
+        let cap = SearchCap {
+            time: Some(Duration::from_millis(200)),
+            tree_bytes: Some(64 << 20),
+        };
+        let games = Games::new(Path::new("models"), tch::Device::Cpu, 10)
+            .with_limits(Duration::from_secs(1), cap);
+        // uncapped, `ab:6` searches for tens of seconds and `mcts:200000` for seconds (and a
+        // gigabyte): what shows the cap is the work done, short of what was asked
+        for (agent, asked) in [("ab:6", 6), ("mcts:200000", 200_000)] {
+            let id = games
+                .create(&NewGame {
+                    variant: "copenhagen".into(),
+                    ..new_game(agent)
+                })
+                .expect("a game")
+                .id;
+            let view = games.reply(id).expect("the agent moves");
+            let analysis = view.analysis.expect("the agent's analysis");
+            let done = analysis.depth.map_or(analysis.work, u64::from);
+            assert!(done > 0 && done < asked, "{agent}: {done}");
+        }
+        let refused = games.agent("ab:t=2s").expect_err("over the longest move");
+        assert!(refused.to_string().contains("at most 1 s"), "{refused}");
+    }
 }

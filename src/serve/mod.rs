@@ -4,6 +4,9 @@
 
 pub mod api;
 pub mod games;
+pub mod guard;
+pub mod limits;
+pub mod listen;
 pub mod studies;
 pub mod view;
 
@@ -15,6 +18,8 @@ use thiserror::Error;
 
 use api::{router, AppState};
 use games::Games;
+use guard::Allowed;
+use limits::ServeLimits;
 use studies::Studies;
 
 #[derive(Debug, Error)]
@@ -35,6 +40,11 @@ pub struct ServeOptions {
     pub device: tch::Device,
     /// Games kept at once (the oldest goes first).
     pub capacity: usize,
+    /// Host names beside the loopback ones that requests may name (`*`: any).
+    pub allow_hosts: Vec<String>,
+    /// Origins beside the server's own page that may change games.
+    pub allow_origins: Vec<String>,
+    pub limits: ServeLimits,
 }
 
 /// Serves until interrupted (Ctrl-C); `ready` is told the address it listens on (port 0 picks a
@@ -46,10 +56,13 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         .enable_all()
         .build()
         .map_err(|e| ServeError::Server(e.to_string()))?;
+    let limits = options.limits;
+    let games = Games::new(&options.models, options.device, options.capacity)
+        .with_limits(limits.move_time, limits.search_cap());
     let state = Arc::new(AppState {
-        games: Games::new(&options.models, options.device, options.capacity),
+        games,
         studies: Studies::find(&options.studies),
-        searches: tokio::sync::Semaphore::new(cores),
+        searches: Arc::new(tokio::sync::Semaphore::new(cores)),
     });
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr)
@@ -61,15 +74,15 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         let addr = listener
             .local_addr()
             .map_err(|e| ServeError::Server(e.to_string()))?;
+        let allowed = Allowed::new(addr, &options.allow_hosts, &options.allow_origins);
         ready(addr);
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                // without a signal handler the server runs until killed
-                if tokio::signal::ctrl_c().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await
-            .map_err(|e| ServeError::Server(e.to_string()))
+        let stop = async {
+            // without a signal handler the server runs until killed
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        listen::serve_connections(listener, router(state, allowed, limits), limits, stop).await;
+        Ok(())
     })
 }

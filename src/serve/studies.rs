@@ -9,8 +9,9 @@ use serde::Serialize;
 
 use super::view::{BoardView, MoveView};
 use crate::eval::balance::store_path;
-use crate::interop::otg::read_games;
+use crate::interop::otg::{read_games, variant_of_rules};
 use crate::report::viewer::{board_cells, frame_moves, game_frames, game_title, result_text};
+use crate::rules::presets::preset_text;
 use crate::rules::{Position, Square, Variant};
 
 /// How deep below a root a study is looked for.
@@ -148,7 +149,9 @@ impl Studies {
             .map_err(|e| format!("{file}: {e}"))
     }
 
-    /// Game `index` of the cell (`variant`, `agent`), position by position.
+    /// Game `index` of the cell (`variant`, `agent`), position by position. Only a cell the
+    /// study's table lists is read, and its variant is a preset or the one its records carry
+    /// (their OpenTafl rules tag): a request never names a file.
     pub fn game(
         &self,
         name: &str,
@@ -157,9 +160,16 @@ impl Studies {
         index: usize,
     ) -> Result<StudyGame, String> {
         let dir = self.dir(name)?;
-        let v = Variant::load(variant).map_err(|e| e.to_string())?;
+        let listed = cells(dir)?
+            .iter()
+            .any(|c| c["variant"] == variant && c["agent"] == agent);
+        if !listed {
+            return Err(format!(
+                "the study {name} has no cell {variant} / {agent} (its table lists its cells)"
+            ));
+        }
         // the records beside the store (a study's committed games are these)
-        let file = store_path(&dir.join("games"), v.name(), agent).with_extension("txt");
+        let file = store_path(&dir.join("games"), variant, agent).with_extension("txt");
         let text =
             std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         let games = read_games(&text, false).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -170,6 +180,17 @@ impl Studies {
                 games.len().saturating_sub(1)
             )
         })?;
+        let v = match (preset_text(variant), game.tag("rules")) {
+            (Some(_), _) => Variant::load(variant),
+            (None, Some(rules)) => variant_of_rules(rules),
+            (None, None) => {
+                return Err(format!(
+                    "{}: game {index} names no rules, and {variant} is not a preset",
+                    file.display()
+                ))
+            }
+        }
+        .map_err(|e| format!("{}: game {index}: {e}", file.display()))?;
         let start = Position::start(&v);
         let (frames, illegal) = game_frames(&start, &game.moves);
         let size = v.size;
