@@ -43,30 +43,67 @@ fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level modules a line names: `crate::x` paths and `use crate::{x, y::z}` groups.
-fn modules_named(line: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut rest = line;
-    while let Some(i) = rest.find("crate::") {
-        rest = &rest[i + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let inner = group.split('}').next().unwrap_or("");
-            for part in inner.split(',') {
-                let name: String = part
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    found.push(name);
-                }
+/// The first identifier at the start of `text` (after any white space), with its offset.
+fn identifier_at(text: &str) -> (usize, String) {
+    let start = text.len() - text.trim_start().len();
+    let name = text[start..]
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (start, name)
+}
+
+/// The top-level modules a file names, each with its line: `crate::x` paths and
+/// `use crate::{x, y::{z}}` groups, however many lines a group spans. Comment lines are skipped.
+fn modules_named(text: &str) -> Vec<(usize, String)> {
+    // comment lines blanked, not dropped, so that offsets still give the right line
+    let code: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("//") {
+                ""
+            } else {
+                l
             }
-        } else {
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            found.push(name);
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let line_of = |offset: usize| code[..offset].matches('\n').count() + 1;
+    let mut found = Vec::new();
+    let mut name_at = |offset: usize| {
+        let (skip, name) = identifier_at(&code[offset..]);
+        if !name.is_empty() && name != "self" {
+            found.push((line_of(offset + skip), name));
+        }
+    };
+    for (i, _) in code.match_indices("crate::") {
+        if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let after = i + "crate::".len();
+        if !code[after..].starts_with('{') {
+            name_at(after);
+            continue;
+        }
+        // a group: each item at its top level names a module; nested groups are its own
+        let mut depth = 0;
+        let mut item = after + 1;
+        for (k, c) in code[after..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        name_at(item);
+                        break;
+                    }
+                }
+                ',' if depth == 1 => {
+                    name_at(item);
+                    item = after + k + 1;
+                }
+                _ => {}
+            }
         }
     }
     found
@@ -98,22 +135,13 @@ fn upward_imports(src: &Path) -> Vec<String> {
         rust_files(path, &mut files);
         for file in files {
             let text = std::fs::read_to_string(&file).expect("a source file");
-            for (n, line) in text.lines().enumerate() {
-                if line.trim_start().starts_with("//") {
+            for (line, used) in modules_named(&text) {
+                if used == *module {
                     continue;
                 }
-                for used in modules_named(line) {
-                    if used == *module || used.is_empty() {
-                        continue;
-                    }
-                    match layer_of(&used) {
-                        Some(l) if l < own => {}
-                        _ => problems.push(format!(
-                            "{}:{}: {module} -> {used}",
-                            file.display(),
-                            n + 1
-                        )),
-                    }
+                match layer_of(&used) {
+                    Some(l) if l < own => {}
+                    _ => problems.push(format!("{}:{line}: {module} -> {used}", file.display())),
                 }
             }
         }
@@ -170,11 +198,22 @@ fn the_check_finds_an_upward_import() {
         "use crate::rules::Position;\nuse crate::{encode, nn::Network};\n",
     )
     .expect("writes");
+    // a group over several lines, its upward import on the fourth, and nested groups that
+    // name only lower layers
+    std::fs::write(
+        src.join("search/driver.rs"),
+        "use crate::{encode::{planes, policy}, rules};\nuse crate::{\n    rules::{Move, Position},\n    nn::{\n        Network,\n    },\n};\n",
+    )
+    .expect("writes");
     std::fs::write(src.join("rules.rs"), "// crate::search in a comment\n").expect("writes");
     let problems = upward_imports(src);
-    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(
-        problems[0].ends_with("evaluator.rs:2: search -> nn"),
+        problems[0].ends_with("driver.rs:4: search -> nn"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1].ends_with("evaluator.rs:2: search -> nn"),
         "{problems:?}"
     );
     std::fs::write(
