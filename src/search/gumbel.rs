@@ -223,27 +223,41 @@ mod tests {
 
     #[test]
     fn completed_q_fills_unvisited_actions_with_the_value_mix_and_normalises() {
-        let cfg = SearchConfig::default();
+        let cfg = SearchConfig {
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 1.0,
+            ..SearchConfig::default()
+        };
         // visited: q 0.6 (prior 0.5, 3 visits) and -0.2 (prior 0.3, 1 visit); unvisited: prior 0.2
         let children = [
             child(3, Some(0.6), 0.5),
             child(1, Some(-0.2), 0.3),
             child(0, None, 0.2),
         ];
-        let raw = 0.1;
-        let sigma = sigma_completed_q(&children, raw, &cfg);
-        // v_mix = (raw + N * sum(p q) / sum(p)) / (N + 1) over the visited children
-        let v_mix = (raw + 4.0 * (0.5 * 0.6 + 0.3 * -0.2) / 0.8) / 5.0;
-        let scale = (cfg.gumbel_c_visit + 3.0) * cfg.gumbel_c_scale;
-        let expected = |q: f32| scale * (q - -0.2) / (0.6 - -0.2);
-        for (got, want) in sigma
-            .iter()
-            .zip([expected(0.6), expected(-0.2), expected(v_mix)])
-        {
-            assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+        let sigma = sigma_completed_q(&children, 0.1, &cfg);
+        // by hand: the prior-weighted mean of the visited q is (0.30 - 0.06) / 0.8 = 0.3, so
+        // v_mix = (0.1 + 4 * 0.3) / 5 = 0.26 (weighting by visits would give 0.34, the raw
+        // value alone 0.1); q spans -0.2 to 0.6 and the scale is 50 + 3, so the unvisited
+        // action gets 53 * (0.26 + 0.2) / 0.8 = 30.475, the best 53, the worst 0
+        let expected = [53.0, 0.0, 30.475];
+        for (got, want) in sigma.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-3, "{sigma:?} vs {expected:?}");
         }
-        // the best action gets the whole scale, the worst none
-        assert!((sigma[0] - scale).abs() < 1e-4 && sigma[1].abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_value_mix_of_agreeing_values_is_that_value() {
+        // every visited q and the raw value agree: whatever the priors and visits, v_mix is
+        // that value, and an unvisited action sits exactly where it does between the others
+        let cfg = SearchConfig::default();
+        let children = [
+            child(5, Some(0.4), 0.1),
+            child(2, Some(0.4), 0.6),
+            child(0, None, 0.3),
+            child(1, Some(-0.6), 0.0),
+        ];
+        let sigma = sigma_completed_q(&children, 0.4, &cfg);
+        assert!((sigma[2] - sigma[0]).abs() < 1e-4, "{sigma:?}");
     }
 
     #[test]
