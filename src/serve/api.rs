@@ -76,7 +76,7 @@ impl From<GameError> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> ApiError {
-        ApiError::new(e.status(), format!("the request's JSON: {}", e.body_text()))
+        ApiError::bad(format!("the request's JSON: {}", e.body_text()))
     }
 }
 

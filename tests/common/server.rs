@@ -25,9 +25,15 @@ impl Drop for Server {
 impl Server {
     /// `tavlei serve --port 0` with `studies` as the only place studies are looked for.
     pub fn start(studies: &Path) -> Server {
+        Server::start_with(studies, &[])
+    }
+
+    /// The same with more options (`--send-timeout 1s`).
+    pub fn start_with(studies: &Path, options: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tavlei"))
             .args(["serve", "--port", "0", "--studies"])
             .arg(studies)
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -54,6 +60,24 @@ impl Server {
         let text = response.body_mut().read_to_string().expect("a body");
         let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
         (status, value)
+    }
+
+    /// The server's `host:port`.
+    pub fn address(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    /// The server process's resident memory in KiB (Linux), for the load test's figures.
+    pub fn resident_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
     }
 
     pub fn get(&self, path: &str) -> (u16, Value) {

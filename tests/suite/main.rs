@@ -19,5 +19,6 @@ mod otn_rules;
 mod pipeline;
 mod selfplay;
 mod serve;
+mod serve_defences;
 mod train;
 mod units;
