@@ -4,15 +4,19 @@
 mod common;
 
 use common::*;
+use std::collections::HashSet;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tavlei::rules::square::square_name;
 use tavlei::rules::{Move, Position};
+use tavlei::search::batch::evaluate_pending;
+use tavlei::search::cache::{cache_key, EvalCache};
 use tavlei::search::evaluator::Request;
 use tavlei::search::single::{run, think};
 use tavlei::search::tree::ChildStats;
 use tavlei::search::{
-    Budget, Evaluation, Evaluator, Proof, RolloutEvaluator, Search, SearchConfig, Tree,
+    Budget, Evaluation, Evaluator, Proof, RolloutEvaluator, Search, SearchConfig, Step, Tree,
     UniformEvaluator,
 };
 
@@ -50,10 +54,15 @@ fn pure_mcts_takes_the_escape() {
 #[test]
 fn gumbel_search_finds_the_escape_with_few_simulations() {
     // with rollouts many moves look like sure wins; a zero-value evaluator leaves only the
-    // escape itself at +1, so Gumbel's sigma(q) must single it out
+    // escape itself at +1, so Gumbel's sigma(q) must single it out. The solver is off: with it
+    // the escape proves the root at its expansion and no Gumbel plan is ever made
     let pos = board(&variant("brandubh"), KING_CAN_ESCAPE, Defenders);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 9, "the king's moves: a1, b1, d1 and c2 to c7");
     let cfg = SearchConfig {
         gumbel: true,
+        solver: false,
         ..quiet()
     };
     let mut tree = Tree::new(pos.clone());
@@ -66,6 +75,26 @@ fn gumbel_search_finds_the_escape_with_few_simulations() {
     )
     .expect("a move");
     assert_eq!(d.best.name(7), "c1-a1");
+    assert_eq!(d.proof, None, "nothing is proven without the solver");
+    // the visits are sequential halving's, 16 simulations over 9 actions: one each, then one
+    // more for the best 4, then the best 2 share the last 3 (PUCT would pile them on the escape)
+    let mut visits: Vec<u32> = tree.root_children().iter().map(|c| c.visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(visits, [4, 3, 2, 2, 1, 1, 1, 1, 1]);
+    let escape = tree
+        .root_children()
+        .into_iter()
+        .find(|c| c.mv.name(7) == "c1-a1")
+        .expect("the escape is a root child");
+    assert_eq!(escape.visits, 4, "the escape survives every halving");
+    // the target is the improved policy, softmax(logits + sigma(q)): sigma gives the escape
+    // (c_visit + max visits) * c_scale = 54 more than any other move, nearly all the mass
+    let share = d
+        .policy
+        .iter()
+        .find(|(m, _)| m.name(7) == "c1-a1")
+        .map_or(0.0, |&(_, p)| p);
+    assert!(share > 0.999, "the improved policy: {share}");
 }
 
 /// Attackers to move: the king on a3 threatens a3-a1; only g2-a2 stops it.
@@ -539,6 +568,7 @@ fn leaf_batching_gathers_distinct_leaves_and_spends_the_budget_exactly() {
                 "{leaves} leaves, {gumbel}"
             );
             assert_eq!(eval.calls.iter().sum::<usize>(), 301);
+            assert_eq!(search.tree().in_flight(), 0, "{leaves} leaves, {gumbel}");
             let most = eval.calls.iter().copied().max().unwrap_or(0);
             assert!(most <= leaves, "{leaves}: {:?}", eval.calls);
             if leaves == 1 {
@@ -683,12 +713,6 @@ fn forced_playouts_widen_a_noised_root_and_the_target_takes_them_back() {
     };
     let (plain, plain_decision) = searched(0.0);
     let (forced, decision) = searched(2.0);
-    let total: u32 = forced.iter().map(|c| c.visits).sum();
-    // every child got at least its forced visits, counted when it was last chosen
-    for c in &forced {
-        let owed = (2.0 * c.prior * total as f32).sqrt().floor() as u32;
-        assert!(c.visits + 1 >= owed, "{} visits, {owed} owed", c.visits);
-    }
     let least = |cs: &[ChildStats]| cs.iter().map(|c| c.visits).min().unwrap_or(0);
     assert!(
         least(&forced) > least(&plain),
@@ -717,5 +741,300 @@ fn forced_playouts_widen_a_noised_root_and_the_target_takes_them_back() {
     let plain_total: u32 = plain.iter().map(|c| c.visits).sum();
     for (c, p) in plain.iter().zip(&plain_decision.policy) {
         assert!((p.1 - c.visits as f32 / plain_total as f32).abs() < 1e-6);
+    }
+}
+
+/// Brandubh after eleven plies of shuffling, defenders to move: c5-d5 brings the start position
+/// back a fourth time, which loses for the defenders; every other move goes on.
+fn one_move_from_a_repetition_loss() -> Position {
+    let mut pos = Position::start(&variant("brandubh"));
+    for _ in 0..2 {
+        play_all(&mut pos, &["d7-c7", "d5-c5", "c7-d7", "c5-d5"]);
+    }
+    play_all(&mut pos, &["d7-c7", "d5-c5", "c7-d7"]);
+    let mut lost = pos.clone();
+    play(&mut lost, "c5-d5");
+    assert_eq!(lost.outcome().and_then(|o| o.winner), Some(Attackers));
+    pos
+}
+
+/// A made-up network: at `root` the losing repetition c5-d5 gets a prior of 0.1 and the other
+/// moves share 0.9; every other position is uniform; every position is worth +0.3 to the
+/// defenders. So every root move is worth +0.3 to the defenders but c5-d5, always -1.
+struct PoorLowPriorMove {
+    root: u64,
+}
+
+impl Evaluator for PoorLowPriorMove {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        requests
+            .iter()
+            .map(|(pos, moves)| {
+                let n = moves.len().max(1) as f32;
+                let priors: Vec<f32> = if pos.key() == self.root {
+                    moves
+                        .iter()
+                        .map(|m| {
+                            if m.name(7) == "c5-d5" {
+                                0.1
+                            } else {
+                                0.9 / (n - 1.0)
+                            }
+                        })
+                        .collect()
+                } else {
+                    vec![1.0 / n; moves.len()]
+                };
+                let value = match pos.side_to_move() {
+                    Defenders => 0.3,
+                    Attackers => -0.3,
+                };
+                Evaluation { priors, value }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "poor low-prior move".into()
+    }
+}
+
+#[test]
+fn forced_playouts_give_a_poor_move_its_hand_counted_visits_and_the_target_drops_them() {
+    let pos = one_move_from_a_repetition_loss();
+    let searched = |k: f32| {
+        // forcing needs a noised root; a trace of noise keeps c5-d5's prior at 0.1 (to 1e-4)
+        let cfg = SearchConfig {
+            forced_playouts: k,
+            dirichlet_epsilon: 1e-4,
+            solver: false,
+            ..quiet()
+        };
+        let mut search = Search::new(pos.clone(), cfg, Budget::Nodes(100));
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let mut net = PoorLowPriorMove { root: pos.key() };
+        let d = run(&mut search, &mut net, &mut rng).expect("a move");
+        let poor = search
+            .tree()
+            .root_children()
+            .into_iter()
+            .find(|c| c.mv.name(7) == "c5-d5")
+            .expect("c5-d5 is a root child");
+        let target = d
+            .policy
+            .iter()
+            .find(|(m, _)| m.name(7) == "c5-d5")
+            .map(|&(_, p)| p)
+            .expect("a target for c5-d5");
+        assert_ne!(d.best.name(7), "c5-d5");
+        (poor, target)
+    };
+    // PUCT alone tries it once: at -1 against +0.3, its prior of 0.1 never wins it another visit
+    let (plain, plain_target) = searched(0.0);
+    assert_eq!((plain.visits, plain.q), (1, Some(-1.0)));
+    assert!((plain_target - 0.01).abs() < 1e-6, "{plain_target}");
+    // forced with k = 2: a prior of 0.1 is owed floor(sqrt(2 * 0.1 * N)) visits at N root
+    // visits: 3 from N = 45, 4 from N = 80, and 5 only from N = 125, past the budget of 100
+    let (forced, target) = searched(2.0);
+    assert_eq!((forced.visits, forced.q), (4, Some(-1.0)));
+    // all 4 were forced and PUCT never wanted them: the target gives every one back
+    assert_eq!(target, 0.0);
+}
+
+/// No leaf left waiting and no visit left in flight: what every finished search must leave.
+fn assert_settled(tree: &Tree, what: &str) {
+    assert_eq!(tree.pending_count(), 0, "{what}: leaves left pending");
+    assert_eq!(tree.in_flight(), 0, "{what}: visits left in flight");
+}
+
+/// Uniform evaluations that record the cache key of every position asked for and refuse one in
+/// `cached` (the cache holds those: a search must take them from there).
+#[derive(Default)]
+struct CacheChecking {
+    asked: HashSet<u64>,
+    cached: HashSet<u64>,
+    calls: Vec<usize>,
+}
+
+impl Evaluator for CacheChecking {
+    fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
+        for (pos, _) in requests {
+            let key = cache_key(pos);
+            assert!(
+                !self.cached.contains(&key),
+                "a cached position went to the evaluator"
+            );
+            self.asked.insert(key);
+        }
+        self.calls.push(requests.len());
+        UniformEvaluator.evaluate(requests)
+    }
+
+    fn describe(&self) -> String {
+        "cache-checking".into()
+    }
+}
+
+/// Runs `search` to its end as self-play does, through `cache`; returns how many steps ended
+/// with two or more leaves pending after a cache hit on the way.
+fn run_cached(
+    search: &mut Search,
+    eval: &mut dyn Evaluator,
+    cache: &mut EvalCache,
+    rng: &mut ChaCha8Rng,
+) -> usize {
+    let mut hits_among_pending = 0;
+    loop {
+        let hits = cache.hits;
+        if search.step(Some(cache), rng) == Step::Done {
+            return hits_among_pending;
+        }
+        if cache.hits > hits && search.tree().pending_count() >= 2 {
+            hits_among_pending += 1;
+        }
+        evaluate_pending(&mut [(&mut *search, &mut *rng)], eval, Some(cache));
+    }
+}
+
+#[test]
+fn a_cache_hit_among_pending_leaves_expands_its_own_leaf() {
+    let v = variant("brandubh");
+    let mut cache = EvalCache::new(1 << 20);
+    // a first search fills the cache with its positions
+    let mut first = CacheChecking::default();
+    let cfg = SearchConfig {
+        leaf_batch: Some(1),
+        ..quiet()
+    };
+    let mut search = Search::new(Position::start(&v), cfg, Budget::Nodes(150));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    run_cached(&mut search, &mut first, &mut cache, &mut rng);
+    assert_settled(search.tree(), "the first search");
+    // a second one, exploring more widely and gathering 8 leaves, meets those positions among
+    // new ones: each hit must expand the leaf it was found for (the newest), so no cached
+    // position is ever pending, and so never sent to the evaluator
+    let mut second = CacheChecking {
+        cached: std::mem::take(&mut first.asked),
+        ..CacheChecking::default()
+    };
+    let cfg = SearchConfig {
+        leaf_batch: Some(8),
+        c_puct: 4.0,
+        ..quiet()
+    };
+    let mut search = Search::new(Position::start(&v), cfg, Budget::Nodes(600));
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let hits_among_pending = run_cached(&mut search, &mut second, &mut cache, &mut rng);
+    assert!(hits_among_pending > 0, "no hit came among pending leaves");
+    assert!(second.calls.iter().any(|&n| n > 1), "{:?}", second.calls);
+    assert_eq!(search.tree().root_visits(), 601);
+    assert_settled(search.tree(), "the second search");
+}
+
+#[test]
+fn terminal_and_proven_walks_among_pending_leaves_keep_the_count() {
+    // the escape ends the game: every visit to it is a walk that needs no evaluation, most of
+    // them made while other leaves wait (no solver, so the root is not proven and stays open)
+    let pos = board(&variant("brandubh"), KING_CAN_ESCAPE, Defenders);
+    let cfg = SearchConfig {
+        leaf_batch: Some(8),
+        solver: false,
+        ..quiet()
+    };
+    let mut search = Search::new(pos, cfg, Budget::Nodes(300));
+    let mut eval = CountingEvaluator::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let d = run(&mut search, &mut eval, &mut rng).expect("a move");
+    assert_eq!(d.best.name(7), "c1-a1");
+    assert_eq!(search.tree().root_visits(), 301, "the budget, exactly");
+    let escape = search
+        .tree()
+        .root_children()
+        .into_iter()
+        .find(|c| c.mv.name(7) == "c1-a1")
+        .expect("the escape");
+    let evaluated: usize = eval.calls.iter().sum();
+    assert!(escape.visits > 100, "{} visits", escape.visits);
+    assert!(
+        evaluated + escape.visits as usize <= 301,
+        "{evaluated} evaluations and {} escapes",
+        escape.visits
+    );
+    assert!(eval.calls.iter().any(|&n| n > 1), "{:?}", eval.calls);
+    assert_settled(search.tree(), "the escape");
+
+    // with the solver, a proven node is resolved by its proof: a mover that values draws walks
+    // into the proven repetition draw again and again while other leaves wait
+    let pos = one_move_from_a_repetition_draw();
+    let cfg = SearchConfig {
+        leaf_batch: Some(8),
+        draw_value: 0.5,
+        ..quiet()
+    };
+    let mut search = Search::new(pos, cfg, Budget::Nodes(400));
+    let mut eval = CountingEvaluator::default();
+    let d = run(&mut search, &mut eval, &mut rng).expect("a move");
+    assert_eq!(d.best.name(9), "f7-e7");
+    assert_eq!(search.tree().root_visits(), 401, "the budget, exactly");
+    let draw = search
+        .tree()
+        .root_children()
+        .into_iter()
+        .find(|c| c.mv.name(9) == "f7-e7")
+        .expect("the draw");
+    assert_eq!(draw.proof, Some(Proof::Draw));
+    let evaluated: usize = eval.calls.iter().sum();
+    assert!(draw.visits > 100, "{} visits", draw.visits);
+    assert!(evaluated + draw.visits as usize <= 401);
+    assert!(eval.calls.iter().any(|&n| n > 1), "{:?}", eval.calls);
+    assert_settled(search.tree(), "the draw");
+
+    // and a root proven on the way ends the search with nothing left waiting
+    let fork = board(&variant("brandubh"), FORK, Defenders);
+    let cfg = SearchConfig {
+        leaf_batch: Some(8),
+        ..quiet()
+    };
+    let mut search = Search::new(fork.clone(), cfg, Budget::Nodes(3000));
+    let mut eval = CountingEvaluator::default();
+    let d = run(&mut search, &mut eval, &mut rng).expect("a move");
+    assert_eq!(d.proof, Some(Proof::Win));
+    assert!(d.simulations < 3000, "{} simulations", d.simulations);
+    assert_eq!(search.tree().root_visits(), d.simulations + 1);
+    assert!(forces_escape(&fork, d.best), "{}", d.best.name(7));
+    assert_settled(search.tree(), "the fork");
+}
+
+#[test]
+fn no_visit_is_left_in_flight_after_any_search() {
+    let v = variant("brandubh");
+    let budgets = [
+        Budget::Nodes(200),
+        Budget::Time(std::time::Duration::from_millis(15)),
+    ];
+    for budget in budgets {
+        for gumbel in [false, true] {
+            for leaves in [None, Some(1), Some(8)] {
+                let what = format!("{budget:?}, gumbel {gumbel}, {leaves:?} leaves");
+                let cfg = SearchConfig {
+                    gumbel,
+                    leaf_batch: leaves,
+                    ..SearchConfig::default()
+                };
+                // five moves of one game on a reused tree, through a cache
+                let mut cache = EvalCache::new(1 << 16);
+                let mut rng = ChaCha8Rng::seed_from_u64(7);
+                let mut search = Search::new(Position::start(&v), cfg.clone(), budget);
+                for ply in 0..5 {
+                    run_cached(&mut search, &mut UniformEvaluator, &mut cache, &mut rng);
+                    assert_settled(search.tree(), &format!("{what}, ply {ply}"));
+                    let d = search
+                        .decide(tavlei::search::Choice::Best, &mut rng)
+                        .expect("a move");
+                    search.advance(d.best, None);
+                    search.restart(cfg.clone(), budget, &mut rng);
+                }
+            }
+        }
     }
 }

@@ -302,13 +302,13 @@ impl Search {
         self.clock.get_or_insert_with(Instant::now);
         loop {
             if self.tree.root_is_terminal() {
-                return Step::Done;
+                return self.finished();
             }
             let waiting = self.tree.pending_count();
             let ask = if waiting > 0 {
                 Step::NeedsEval
             } else {
-                Step::Done
+                self.finished()
             };
             if waiting >= self.gather_limit() {
                 return Step::NeedsEval;
@@ -360,6 +360,14 @@ impl Search {
                 }
             }
         }
+    }
+
+    /// `Step::Done`, with no leaf left waiting: a visit left in flight would count as a lost
+    /// one in every later search of a reused tree.
+    fn finished(&self) -> Step {
+        debug_assert_eq!(self.tree.pending_count(), 0, "a leaf left pending");
+        debug_assert_eq!(self.tree.in_flight(), 0, "a visit left in flight");
+        Step::Done
     }
 
     /// The oldest leaf waiting for an evaluation, if any (the next `expand` takes it).

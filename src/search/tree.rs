@@ -283,6 +283,12 @@ impl Tree {
         self.pending.len()
     }
 
+    /// Visits on their way over the whole tree (the virtual losses of the pending leaves'
+    /// paths): 0 whenever no leaf is pending, so after every search.
+    pub fn in_flight(&self) -> u64 {
+        self.nodes.iter().map(|n| n.in_flight as u64).sum()
+    }
+
     fn child_range(&self, node: usize) -> std::ops::Range<usize> {
         let n = &self.nodes[node];
         if n.first_child == NONE {
@@ -498,6 +504,12 @@ impl Tree {
             self.nodes[i as usize].in_flight -= 1;
         }
         let node = *path.last().expect("non-empty path") as usize;
+        // an evaluation meant for another leaf would give this one wrong or missing children
+        assert_eq!(
+            eval.priors.len(),
+            moves.len(),
+            "an evaluation with a prior per move of its leaf"
+        );
         let side = position.side_to_move();
         let mut priors = eval.priors.clone();
         if node == 0 && !cfg.gumbel && cfg.dirichlet_epsilon > 0.0 && priors.len() > 1 {
