@@ -215,10 +215,12 @@ impl AlphaBeta {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Vec::new(),
             squares: 0,
-            lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            children: (0..2 * (MAX_PLY + 1)).map(|_| None).collect(),
+            // the buffers grow at the first search: an agent that never searches (a server keeps
+            // one per game) holds next to nothing
+            lists: vec![Vec::new(); MAX_PLY + 1],
+            children: Vec::new(),
             moves: Vec::with_capacity(512),
-            pv: vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1],
+            pv: Vec::new(),
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
             deadline: None,
@@ -313,6 +315,10 @@ impl AlphaBeta {
     /// Searches `pos` within `limit` and returns the best move found.
     pub fn search(&mut self, pos: &Position, limit: Limit) -> AbResult {
         self.prepare(pos);
+        if self.pv.is_empty() {
+            self.pv = vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1];
+            self.children = (0..2 * (MAX_PLY + 1)).map(|_| None).collect();
+        }
         self.tt.new_search();
         self.killers.fill([None; 2]);
         for h in &mut self.history {

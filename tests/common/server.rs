@@ -2,7 +2,9 @@
 // each test file that includes it uses part of it
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
@@ -78,6 +80,35 @@ impl Server {
             .trim()
             .parse()
             .ok()
+    }
+
+    /// Sends `head` (its request line and headers, without the blank line) and `body` over a
+    /// connection of its own, every header the caller's, and returns the status and the body of
+    /// the answer (status 0 when none came).
+    pub fn raw(&self, head: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.address()).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("a timeout");
+        let request = format!(
+            "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        // the server may answer and close before a huge body is all sent
+        let _ = stream.write_all(request.as_bytes());
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer);
+        let status = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or("", |(_, b)| b)
+            .to_string();
+        (status, body)
     }
 
     pub fn get(&self, path: &str) -> (u16, Value) {

@@ -12,32 +12,6 @@ use serde_json::{json, Value};
 mod server;
 use server::Server;
 
-/// Sends `head` (its request line and headers, without the blank line) and `body`, and returns
-/// the status and the body of the answer.
-fn raw(s: &Server, head: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(s.address()).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .expect("a timeout");
-    let request = format!(
-        "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).expect("sends");
-    let mut answer = String::new();
-    let _ = stream.read_to_string(&mut answer);
-    let status = answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0);
-    let body = answer
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
-}
-
 #[test]
 fn foreign_hosts_and_pages_are_refused_and_the_servers_own_page_is_served() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -50,11 +24,10 @@ fn foreign_hosts_and_pages_are_refused_and_the_servers_own_page_is_served() {
         let head = format!(
             "POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json{origin}"
         );
-        raw(&s, &head, &new_game)
+        s.raw(&head, &new_game)
     };
     // a page whose own name resolves to 127.0.0.1 reads nothing
-    let (status, body) = raw(
-        &s,
+    let (status, body) = s.raw(
         &format!("GET /api/variants HTTP/1.1\r\nHost: rebound.example:{port}"),
         "",
     );
@@ -87,8 +60,7 @@ fn foreign_hosts_and_pages_are_refused_and_the_servers_own_page_is_served() {
             "https://tafl.example.org",
         ],
     );
-    let (status, body) = raw(
-        &public,
+    let (status, body) = public.raw(
         "POST /api/games HTTP/1.1\r\nHost: tafl.example.org\r\nOrigin: https://tafl.example.org\r\nContent-Type: application/json",
         &new_game,
     );
@@ -152,8 +124,7 @@ fn huge_bodies_slow_clients_and_endless_searches_are_cut_off() {
     let own = s.address().to_string();
     // a body over the cap (1 MiB) is refused before any handler reads it
     let huge = format!("{{\"variant\": \"{}\"}}", "x".repeat(3 << 20));
-    let (status, body) = raw(
-        &s,
+    let (status, body) = s.raw(
         &format!("POST /api/games HTTP/1.1\r\nHost: {own}\r\nContent-Type: application/json"),
         &huge,
     );
