@@ -2,6 +2,7 @@
 //! cover exactly the legal moves, results match outcomes, and an interrupted run resumes.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tavlei::data::read_shard;
 use tavlei::encode::policy::policy_index;
@@ -54,19 +55,22 @@ fn read_records(path: &Path) -> Vec<(Vec<String>, String)> {
     games
 }
 
-fn check_shards_against_records(variant: &str, dir: &Path, shards: u64, games_per_shard: usize) {
-    let v = Variant::load(variant).expect("preset");
+/// Every game of the `shards` shards in `dir` replays from its record: each sample is the
+/// board, side and (for dice) roll of its ply, its result the record's, and its policy target
+/// covers exactly the legal moves there.
+fn check_shards_against_records(v: &Arc<Variant>, dir: &Path, shards: u64, games_per_shard: usize) {
     for k in 0..shards {
         let shard = read_shard(&shard_path(dir, k)).expect("shard reads");
-        assert_eq!(shard.variant, variant);
+        assert_eq!(shard.variant, v.name());
         let records = read_records(&records_path(dir, k));
         assert_eq!(records.len(), games_per_shard);
         assert!(!shard.samples.is_empty());
         for (i, (moves, result)) in records.iter().enumerate() {
             let id = k * games_per_shard as u64 + i as u64;
             // replay the record, remembering every position
-            let mut pos = Position::start(&v);
+            let mut pos = Position::start(v);
             let mut positions = vec![pos.clone()];
+            let mut rolls = Vec::new();
             for token in moves {
                 let (roll, mv) = match token.split_once(':') {
                     Some((r, m)) => (r.parse::<u8>().ok(), m),
@@ -75,10 +79,22 @@ fn check_shards_against_records(variant: &str, dir: &Path, shards: u64, games_pe
                 if let Some(r) = roll {
                     pos.set_roll(r);
                 }
+                rolls.push(roll);
                 pos.play(mv).unwrap_or_else(|e| panic!("game {id}: {e}"));
                 positions.push(pos.clone());
             }
-            let outcome = pos.outcome().expect("a recorded game is over");
+            // a dice game can end on a roll that leaves no legal move, which the record does not
+            // write: then some roll must end it as recorded
+            let outcome = pos
+                .outcome()
+                .or_else(|| {
+                    (1..=6).find_map(|r| {
+                        let mut rolled = pos.clone();
+                        rolled.set_roll(r);
+                        rolled.outcome()
+                    })
+                })
+                .unwrap_or_else(|| panic!("game {id}: the record ends before the game"));
             assert_eq!(
                 result,
                 &format!("{} {}", outcome.result_name(), outcome.reason.name())
@@ -95,6 +111,9 @@ fn check_shards_against_records(variant: &str, dir: &Path, shards: u64, games_pe
                     s.ply
                 );
                 assert_eq!(s.side_to_move, at.side_to_move());
+                if let Some(&Some(roll)) = rolls.get(s.ply as usize) {
+                    assert_eq!(s.roll, roll, "game {id}: the roll at ply {}", s.ply);
+                }
                 let total: f32 = s.policy.iter().map(|(_, p)| p).sum();
                 assert!((total - 1.0).abs() < 1e-4, "policy sums to {total}");
                 let mut legal = Vec::new();
@@ -134,7 +153,23 @@ fn shards_agree_with_records_puct_and_rollouts() {
         summary.samples > 0 && summary.samples < summary.positions,
         "only full searches become samples"
     );
-    check_shards_against_records("brandubh", &dir, 2, 3);
+    check_shards_against_records(&v, &dir, 2, 3);
+}
+
+/// A variant's preset with `[end] max_plies` set to `plies` (parsed and set, so a renamed key
+/// fails here rather than leaving the preset's cap in place).
+fn with_max_plies(name: &str, plies: i64) -> Arc<Variant> {
+    let text = tavlei::rules::presets::preset_text(name).expect("preset");
+    let mut rules: toml::Table = toml::from_str(text).expect("preset TOML");
+    let end = rules
+        .get_mut("end")
+        .and_then(|e| e.as_table_mut())
+        .expect("an [end] table");
+    let old = end.insert("max_plies".into(), toml::Value::Integer(plies));
+    assert!(old.is_some(), "{name} has no end.max_plies");
+    let v = Variant::from_toml(&toml::to_string(&rules).expect("TOML"), "short").expect("variant");
+    assert_eq!(v.rules.end.max_plies as i64, plies);
+    v
 }
 
 #[test]
@@ -143,26 +178,70 @@ fn shards_agree_with_records_gumbel_dice() {
     let mut cfg = tiny_config(true);
     cfg.games_per_shard = 2;
     // short games: the dice variant with a tight length cap
-    let text = tavlei::rules::presets::preset_text("reconstruction_dice")
-        .expect("preset")
-        .replace("max_plies = 400", "max_plies = 40");
-    let v = Variant::from_toml(&text, "short dice").expect("variant");
+    let v = with_max_plies("reconstruction_dice", 40);
     let summary = generate(
         &Position::start(&v),
         &mut UniformEvaluator,
         &cfg,
-        2,
+        4,
         4,
         &dir,
         &mut (),
     )
     .expect("self-play runs");
-    assert_eq!(summary.games, 2);
+    assert_eq!(summary.games, 4);
     let shard = read_shard(&shard_path(&dir, 0)).expect("shard");
     assert!(
         shard.samples.iter().all(|s| s.roll >= 1 && s.roll <= 6),
         "every dice position has its roll"
     );
+    check_shards_against_records(&v, &dir, 2, 2);
+}
+
+/// Uniform evaluations, counting the leaves of each call.
+#[derive(Default)]
+struct CountingUniform {
+    calls: Vec<usize>,
+}
+
+impl tavlei::search::Evaluator for CountingUniform {
+    fn evaluate(
+        &mut self,
+        requests: &[tavlei::search::Request<'_>],
+    ) -> Vec<tavlei::search::Evaluation> {
+        self.calls.push(requests.len());
+        UniformEvaluator.evaluate(requests)
+    }
+
+    fn describe(&self) -> String {
+        "counting uniform".into()
+    }
+}
+
+#[test]
+fn shards_agree_with_records_when_searches_gather_leaves() {
+    // 4 leaves a search and 2 games at once: a call of more than 2 leaves gathered some; the
+    // reused trees and the cache bring hits among pending leaves
+    for gumbel in [false, true] {
+        let (_tmp, dir) = scratch();
+        let mut cfg = tiny_config(gumbel);
+        cfg.simulations = 64;
+        cfg.fast_simulations = 32;
+        cfg.concurrent_games = 2;
+        cfg.search.leaf_batch = Some(4);
+        let v = with_max_plies("brandubh", 60);
+        let mut eval = CountingUniform::default();
+        let summary = generate(&Position::start(&v), &mut eval, &cfg, 6, 11, &dir, &mut ())
+            .expect("self-play runs");
+        assert_eq!(summary.games, 6);
+        assert!(summary.cache_hits > 0, "gumbel {gumbel}");
+        let most = eval.calls.iter().copied().max().unwrap_or(0);
+        assert!(
+            most > 2 && most <= 8,
+            "gumbel {gumbel}: {most} leaves in a call"
+        );
+        check_shards_against_records(&v, &dir, 2, 3);
+    }
 }
 
 #[test]
