@@ -592,6 +592,16 @@ fn cores_beside_selfplay() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
 }
 
+/// The pool the work beside self-play runs in: `cores` threads, each a trainer with `cores`
+/// libtorch threads. The role is given as each worker starts: the work runs on whichever worker
+/// `install` picks, never on the thread that built the pool.
+fn pool_beside_selfplay(cores: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(cores)
+        .start_handler(move |_| crate::nn::threads::train_here(cores))
+        .build()
+}
+
 /// Generation `g`'s candidate trained (and generation g + 1's teacher games played) on the
 /// cores beside the self-play of generation g + 1, which plays with `next_player` on the
 /// calling thread. Returns that self-play, when there is a next generation.
@@ -613,12 +623,8 @@ fn train_beside_selfplay(
     let variant = start.variant().name().to_string();
     std::thread::scope(|scope| {
         let beside = scope.spawn(|| -> Result<(), PipelineError> {
-            let cores = cores_beside_selfplay();
-            crate::nn::threads::train_here(cores);
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(cores)
-                .build()
-                .map_err(|e| PipelineError::Io {
+            let pool =
+                pool_beside_selfplay(cores_beside_selfplay()).map_err(|e| PipelineError::Io {
                     path: run.to_path_buf(),
                     message: format!("a thread pool beside self-play: {e}"),
                 })?;
@@ -887,4 +893,31 @@ pub fn run_pipeline_with(
         )?;
     }
     Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::threads::{current, ensure_training_thread, train_threads};
+
+    #[test]
+    fn training_in_the_pool_beside_self_play_keeps_to_its_cores() {
+        // one more than the process-wide training count, so the two cannot agree by chance
+        let cores = train_threads() + 1;
+        let pool = pool_beside_selfplay(cores).expect("a pool");
+        let installed = pool.install(|| {
+            ensure_training_thread();
+            current()
+        });
+        let every_worker = pool.broadcast(|_| {
+            ensure_training_thread();
+            current()
+        });
+        assert_eq!(installed, cores, "the training step's libtorch threads");
+        assert_eq!(
+            every_worker,
+            vec![cores; cores],
+            "each worker's libtorch threads"
+        );
+    }
 }
