@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::config::PipelineConfig;
-use super::run::{model_path, PipelineError, PipelineProgress};
+use super::files::model_path;
+use super::{PipelineError, PipelineProgress};
 use crate::eval::balance::{run_balance, store_path, BalanceReport};
 use crate::eval::game_store::stored_ids;
 use crate::eval::{Agent, AgentSpec, PlayOptions};

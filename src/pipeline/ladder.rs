@@ -7,7 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::config::PipelineConfig;
-use super::run::{model_path, read_json, write_json, PipelineError, PipelineProgress};
+use super::files::{model_path, read_json, write_json};
+use super::{PipelineError, PipelineProgress};
 use crate::eval::matches::{run_ladder, LadderReport};
 use crate::eval::stats::{ratings_relative_to, BradleyTerryOptions, Rating};
 use crate::rules::Position;
@@ -82,14 +83,14 @@ pub fn generation_ladder(
     let watch = super::timing::Stopwatch::start();
     let n = specs.len() as u64;
     progress.stage(last, "ladder", n * (n - 1) / 2 * cfg.eval.ladder_pairs * 2);
-    let mut agents = super::run::load_agents(&specs, &cfg.variant, device, cfg.seed)?;
+    let mut agents = super::matches::load_agents(&specs, &cfg.variant, device, cfg.seed)?;
     let variant = crate::interop::load_variant(&cfg.variant)?;
     let mut done = 0;
     let (report, _) = run_ladder(
         &Position::start(&variant),
         &mut agents,
         cfg.eval.ladder_pairs,
-        &super::run::play_options(cfg),
+        &super::matches::play_options(cfg),
         cfg.seed ^ 0x1ADD,
         &mut |_| {
             done += 1;

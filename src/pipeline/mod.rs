@@ -5,12 +5,20 @@
 
 pub mod balance;
 pub mod config;
+pub mod error;
+pub mod files;
 pub mod ladder;
+pub mod matches;
+mod overlap;
+pub mod progress;
 pub mod report;
 pub mod run;
+pub mod stages;
+pub mod summary;
 pub mod timing;
 
 pub use config::PipelineConfig;
-pub use run::{
-    run_pipeline, run_pipeline_with, PipelineError, PipelineProgress, SelfplayJob, SelfplayRunner,
-};
+pub use error::PipelineError;
+pub use progress::PipelineProgress;
+pub use run::{run_pipeline, run_pipeline_with};
+pub use stages::selfplay::{SelfplayJob, SelfplayRunner};

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use super::config::{EvalSettings, Gating};
+use super::files::generation_dir;
 use super::ladder::GenerationLadder;
-use super::run::{generation_dir, GenerationRecord};
+use super::summary::GenerationRecord;
 use super::timing::{read_book, time_table};
 use crate::atomic;
 use crate::eval::matches::{MatchReport, Wdl};
@@ -42,7 +43,7 @@ fn elo_point(x: f64, e: &EloEstimate) -> Option<Point> {
 
 /// Where the run's time went (`timing`): a row per generation and the closing stages.
 fn time_section(run: &Path, records: &[GenerationRecord]) -> std::io::Result<String> {
-    let failed = |e: super::run::PipelineError| std::io::Error::other(e.to_string());
+    let failed = |e: super::PipelineError| std::io::Error::other(e.to_string());
     let books = records
         .iter()
         .map(|r| read_book(run, Some(r.generation)))

@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::run::{generation_dir, read_json, write_json, PipelineError};
+use super::files::{generation_dir, read_json, write_json};
+use super::PipelineError;
 
 /// Seconds one stage took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

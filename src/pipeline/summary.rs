@@ -1,0 +1,82 @@
+//! What a generation did, as `summary.md` and `tavlei pipeline`'s output report it.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::PipelineError;
+use crate::eval::matches::MatchReport;
+use crate::selfplay::GenerateSummary;
+
+/// One generation's record, for the summary.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GenerationRecord {
+    pub generation: u32,
+    /// The network that played this generation's self-play (its generation), or none for the
+    /// pure-MCTS bootstrap.
+    pub player: Option<u32>,
+    pub selfplay: SelfplaySummary,
+    /// This generation's teacher games (`[teacher]`), trained on beside the self-play.
+    #[serde(default)]
+    pub teacher: Option<SelfplaySummary>,
+    /// The match of the network trained on this data against the player.
+    pub candidate_match: Option<MatchReport>,
+    /// Direct measurements of that network: against generation 0 at equal simulations, and
+    /// against the classical anchor at equal time (absent when `anchor_pairs` is 0).
+    #[serde(default)]
+    pub against_first: Option<MatchReport>,
+    #[serde(default)]
+    pub against_anchor: Option<MatchReport>,
+    pub accepted: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SelfplaySummary {
+    pub games: u64,
+    pub positions: u64,
+    pub samples: u64,
+    pub attacker_wins: u64,
+    pub defender_wins: u64,
+    pub draws: u64,
+    /// Games that ended by the repetition rule (a draw or a defenders' loss, by variant) and by
+    /// a length cap (either cap).
+    #[serde(default)]
+    pub repetitions: u64,
+    #[serde(default)]
+    pub length_caps: u64,
+    #[serde(default)]
+    pub mean_length: f64,
+    pub seconds: f64,
+}
+
+impl SelfplaySummary {
+    /// Outcomes counted from every shard in `data` (so a resumed stage counts the games of the
+    /// earlier run too); speed from this run's games.
+    pub(crate) fn of(
+        data: &Path,
+        variant: &str,
+        run: &GenerateSummary,
+    ) -> Result<SelfplaySummary, PipelineError> {
+        let stats = crate::data::Stats::of(&crate::data::read_dir(data, Some(variant))?);
+        let ended_by = |reason: &str| {
+            stats
+                .reasons
+                .iter()
+                .filter(|r| r.reason == reason)
+                .map(|r| r.games as u64)
+                .sum()
+        };
+        Ok(SelfplaySummary {
+            repetitions: ended_by("repetition"),
+            length_caps: ended_by("length_cap"),
+            mean_length: stats.mean_length,
+            games: stats.games as u64,
+            positions: run.positions,
+            samples: stats.samples as u64,
+            attacker_wins: stats.attacker_wins as u64,
+            defender_wins: stats.defender_wins as u64,
+            draws: stats.draws as u64,
+            seconds: run.seconds,
+        })
+    }
+}
