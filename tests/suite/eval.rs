@@ -571,3 +571,107 @@ fn a_side_without_moves_after_its_roll_loses_in_the_arena() {
         assert!(games.iter().any(|g| g.moves.is_empty()), "{agent}");
     }
 }
+
+/// Evaluations for one agent (value 0, half the prior on the first move): record the leaves of each call in a list shared by both
+/// agents, and refuse a position asked for in an earlier call (the agent's cache holds it, so a
+/// search must take it from there; a leaf expanded with another's cached evaluation stays
+/// pending and would come here).
+struct SharedCounting {
+    calls: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+    asked: std::collections::HashSet<u64>,
+}
+
+impl tavlei::search::Evaluator for SharedCounting {
+    fn evaluate(
+        &mut self,
+        requests: &[tavlei::search::Request<'_>],
+    ) -> Vec<tavlei::search::Evaluation> {
+        let keys: Vec<u64> = requests
+            .iter()
+            .map(|(pos, _)| tavlei::search::cache::cache_key(pos))
+            .collect();
+        assert!(
+            keys.iter().all(|k| !self.asked.contains(k)),
+            "a cached position went to the evaluator"
+        );
+        self.asked.extend(keys);
+        self.calls
+            .lock()
+            .expect("not poisoned")
+            .push(requests.len());
+        // half the prior on the first move: deep searches, whose positions the agent's next
+        // search meets again among its new leaves
+        requests
+            .iter()
+            .map(|(_, moves)| {
+                let n = moves.len().max(1);
+                let mut priors = vec![0.5 / n as f32; moves.len()];
+                if let Some(p) = priors.first_mut() {
+                    *p += 0.5;
+                }
+                tavlei::search::Evaluation { priors, value: 0.0 }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "shared counting".into()
+    }
+}
+
+#[test]
+fn network_agents_gathering_leaves_play_whole_legal_games_that_repeat_with_the_seed() {
+    // network agents (so the games share batches) gathering 4 leaves a search, their network
+    // replaced by evaluations that count each call's leaves and check the cache is used
+    // (a capacity no game fills, so every position evaluated stays cached)
+    let play = || {
+        let calls = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let mut players = agents(&[
+            "net:models/brandubh.safetensors:64:leaf=4",
+            "gumbel:models/brandubh.safetensors:48:leaf=4",
+        ]);
+        for p in &mut players {
+            assert!(!p.is_classical());
+            p.evaluator = Some(Box::new(SharedCounting {
+                calls: calls.clone(),
+                asked: Default::default(),
+            }));
+        }
+        let setups: Vec<tavlei::eval::GameSetup> = (0..4)
+            .map(|id| tavlei::eval::GameSetup {
+                id,
+                attacker: (id % 2) as usize,
+                defender: 1 - (id % 2) as usize,
+                opening_seed: id / 2,
+                opening: None,
+                seed: 100 + id,
+            })
+            .collect();
+        let opts = PlayOptions {
+            concurrent: 2,
+            cache_size: 1 << 22,
+            ..PlayOptions::default()
+        };
+        let games = tavlei::eval::play_games(&start(), &mut players, &setups, &opts, &mut |_| true);
+        let calls = calls.lock().expect("not poisoned").clone();
+        (games, calls)
+    };
+    let (games, calls) = play();
+    assert_eq!(games.len(), 4);
+    // two games at once: a call of more than 2 leaves holds leaves gathered within a search
+    let most = calls.iter().copied().max().unwrap_or(0);
+    assert!(most > 2 && most <= 8, "{most} leaves in a call");
+    for g in &games {
+        let mut pos = start();
+        for mv in &g.moves {
+            pos.play(mv)
+                .unwrap_or_else(|e| panic!("game {}: {mv}: {e}", g.id));
+        }
+        assert_eq!(pos.outcome(), Some(g.outcome), "game {}", g.id);
+        assert_eq!(pos.ply(), g.plies);
+    }
+    let (again, _) = play();
+    for (a, b) in games.iter().zip(&again) {
+        assert_eq!((a.id, &a.moves, a.outcome), (b.id, &b.moves, b.outcome));
+    }
+}
