@@ -1,27 +1,21 @@
 //! `tavlei match`, `tavlei ladder` and `tavlei balance`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use tavlei::atomic;
 use tavlei::eval::agent::parse_budget;
-use tavlei::eval::balance::{
-    balance_openings, mark_convergence, play_balance_games, run_balance, store_path,
+use tavlei::eval::matches::Sprt;
+use tavlei::eval::run::{
+    standings, BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, LadderRequest, LadderRun,
+    MatchRequest, MatchRun, PlaySettings,
 };
-use tavlei::eval::game_store::{file_hashes, load_stored, stored_ids, GameAppender, MatchSettings};
-use tavlei::eval::matches::{play_pairs, run_ladder, run_match_stored, Sprt};
-use tavlei::eval::openings::OpeningPolicy;
-use tavlei::eval::study::{balance_csv, balance_table, write_study};
-use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::eval::study::{balance_csv, balance_table};
+use tavlei::eval::AgentSpec;
 use tavlei::nn::device::DeviceChoice;
-use tavlei::nn::evaluator::NetworkEvaluator;
-use tavlei::nn::Network;
-use tavlei::report::plot::{line_chart, Picture, Series};
 use tavlei::report::table::render;
 use tavlei::rules::presets::PRESET_NAMES;
-use tavlei::rules::{Position, Variant};
 use tavlei::search::SearchConfig;
 use tavlei::units::{StudyUnits, Units};
 
@@ -71,63 +65,35 @@ pub struct PlayArgs {
 }
 
 impl PlayArgs {
-    /// The options of games of `variants` (the opening policy must be theirs).
-    fn options(
-        &self,
-        opening: u32,
-        temperature_plies: u32,
-        variants: &[&str],
-    ) -> Result<PlayOptions> {
-        let opening_policy = match &self.opening_policy {
-            None => None,
-            Some(path) => {
-                let mut net = None;
-                for v in variants {
-                    net = Some(Network::load(path, Some(v), tch::Device::Cpu)?);
-                }
-                let net = net.context("--opening-policy: no variant to draw openings for")?;
-                Some(OpeningPolicy::new(
-                    &path.display().to_string(),
-                    Box::new(NetworkEvaluator::new(net)),
-                ))
-            }
-        };
-        let options = PlayOptions {
+    fn settings(&self) -> PlaySettings {
+        PlaySettings {
+            seed: self.seed,
             concurrent: self.concurrent,
-            opening_plies: self.opening_plies.unwrap_or(opening),
-            opening_policy,
+            opening_plies: self.opening_plies,
+            opening_policy: self.opening_policy.clone(),
             temperature: self.temperature,
-            temperature_plies: self.temperature_plies.unwrap_or(temperature_plies),
-            search: SearchConfig {
-                c_puct: self.c_puct,
-                fpu_reduction: self.fpu_reduction,
-                c_uct: self.c_uct,
-                draw_value: self.draw_value,
-                leaf_batch: self.leaf_batch.map(usize::from),
-                dirichlet_epsilon: 0.0,
-                ..SearchConfig::default()
-            },
-            ..PlayOptions::default()
-        };
-        options.search.check().map_err(anyhow::Error::msg)?;
-        Ok(options)
+            temperature_plies: self.temperature_plies,
+            c_puct: self.c_puct,
+            fpu_reduction: self.fpu_reduction,
+            c_uct: self.c_uct,
+            draw_value: self.draw_value,
+            leaf_batch: self.leaf_batch.map(usize::from),
+            device: self.device,
+        }
     }
 }
 
-fn bar(len: u64, what: &str) -> Result<ProgressBar> {
+/// A progress bar of `len` games headed by `what` (a prefix, not part of the template, so that
+/// no name can break the template).
+fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{what} [{{bar:30}}] {{pos}}/{{len}} games  {{msg}}  eta {{eta}}"
-        ))?
-        .progress_chars("=> "),
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games  {msg}  eta {eta}")
+            .expect("a template without names in it parses")
+            .progress_chars("=> "),
     );
-    Ok(bar)
-}
-
-fn write_out(dir: &Path, name: &str, text: &str) -> Result<()> {
-    atomic::write(&dir.join(name), text)
-        .with_context(|| format!("writing {}", dir.join(name).display()))
+    bar.set_prefix(what.to_string());
+    bar
 }
 
 #[derive(Args)]
@@ -166,98 +132,22 @@ pub struct MatchArgs {
     play: PlayArgs,
 }
 
-/// Where a match keeps its games as they end (and gathers those of cluster units).
-fn match_store(out: &Path) -> PathBuf {
-    out.join("games.jsonl")
-}
-
-/// The settings that decide a match's games, kept beside its store.
-fn settings(args: &MatchArgs, variant: &Variant, opts: &PlayOptions) -> Result<MatchSettings> {
-    let files = args
-        .a
-        .files()
-        .into_iter()
-        .chain(args.b.files())
-        .chain(args.play.opening_policy.as_deref());
-    Ok(MatchSettings {
-        variant: variant.name().to_string(),
-        a: args.a.text.clone(),
-        b: args.b.text.clone(),
-        seed: args.play.seed,
-        opening_plies: opts.opening_plies,
-        opening_policy: args
-            .play
-            .opening_policy
-            .as_ref()
-            .map(|p| p.display().to_string()),
-        temperature: opts.temperature,
-        temperature_plies: opts.temperature_plies,
-        c_puct: opts.search.c_puct,
-        fpu_reduction: opts.search.fpu_reduction,
-        c_uct: opts.search.c_uct,
-        draw_value: opts.search.draw_value,
-        leaf_batch: opts.search.leaf_batch,
-        files: file_hashes(files)?,
-    })
-}
-
-fn load_agents(specs: &[AgentSpec], variant: &Variant, play: &PlayArgs) -> Result<Vec<Agent>> {
-    let device = play.device.resolve()?;
-    Ok(Agent::load_all(specs, variant.name(), device, play.seed)?)
-}
-
-fn records(
-    variant: &Variant,
-    results: &[tavlei::eval::GameResult],
-    agents: &[AgentSpec],
-) -> String {
-    let mut text = String::new();
-    for r in results {
-        text += &format!(
-            "# game {}: {} (attackers) vs {} (defenders)\n",
-            r.id, agents[r.attacker].text, agents[r.defender].text
-        );
-        text += &tavlei::interop::record::game_record(variant, &r.moves, Some(r.outcome));
-    }
-    text
-}
-
 pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
-    let v = tavlei::interop::load_variant(&args.variant)?;
-    let sprt = args.sprt;
-    let specs = [args.a.clone(), args.b.clone()];
-    let stored = match &args.out {
-        Some(dir) => load_stored(&match_store(dir))?,
-        None => Vec::new(),
-    };
+    let run = MatchRun::open(MatchRequest {
+        variant: args.variant,
+        a: args.a,
+        b: args.b,
+        pairs: args.pairs,
+        sprt: args.sprt,
+        play: args.play.settings(),
+        out: args.out,
+    })?;
     if args.plan {
-        let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
-        let missing: Vec<u64> = (0..args.pairs)
-            .filter(|p| !(have.contains(&(2 * p)) && have.contains(&(2 * p + 1))))
-            .collect();
-        println!(
-            "{}",
-            serde_json::json!({ "pairs": args.pairs, "missing": missing })
-        );
+        println!("{}", serde_json::to_string(&run.plan())?);
         return Ok(());
     }
-    let mut agents = load_agents(&specs, &v, &args.play)?;
-    let opts = args.play.options(2, 8, &[v.name()])?;
-    if let (Some(units), Some(dir)) = (args.units, &args.out) {
-        let games = play_pairs(
-            &Position::start(&v),
-            &mut agents,
-            args.pairs,
-            units.range(),
-            &opts,
-            args.play.seed,
-        );
-        let mut lines = String::new();
-        for g in &games {
-            lines += &serde_json::to_string(g)?;
-            lines.push('\n');
-        }
-        write_out(dir, "games.jsonl", &lines)?;
+    if let Some(units) = args.units {
+        let games = run.play_units(units)?;
         println!(
             "{} games of pairs {}..{}",
             games.len(),
@@ -266,44 +156,14 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    // every game is appended to the store as it ends, so a stopped match resumes where it was
-    let mut appender = match &args.out {
-        Some(dir) => {
-            settings(&args, &v, &opts)?.claim(dir)?;
-            Some(GameAppender::open(&match_store(dir))?)
-        }
-        None => None,
-    };
-    let have: std::collections::HashSet<u64> = stored.iter().map(|r| r.id).collect();
-    let progress = bar(args.pairs * 2, "match")?;
-    let (report, results) = run_match_stored(
-        &Position::start(&v),
-        &mut agents,
-        args.pairs,
-        sprt,
-        &opts,
-        args.play.seed,
-        &stored,
-        &mut |r| {
-            progress.inc(1);
-            match &mut appender {
-                Some(store) if !have.contains(&r.id) => store.append(r),
-                _ => true,
-            }
-        },
-    );
+    let progress = bar(run.games(), "match");
+    let report = run.play(&mut |_| progress.inc(1))?;
     progress.finish_and_clear();
-    if let Some(store) = appender {
-        store.finish()?;
-    }
-    if let Some(dir) = &args.out {
-        write_out(dir, "match.json", &serde_json::to_string_pretty(&report)?)?;
-        write_out(dir, "games.txt", &records(&v, &results, &specs))?;
-    }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
+    let v = run.variant();
     let r = &report;
     println!(
         "{} vs {} on {}: {} pairs, {} games",
@@ -390,70 +250,18 @@ pub struct LadderArgs {
 }
 
 pub fn run_ladder_cmd(args: LadderArgs) -> Result<()> {
-    let v = tavlei::interop::load_variant(&args.variant)?;
-    if args.agents.len() < 2 {
-        anyhow::bail!(
-            "a ladder needs at least two agents, got {}",
-            args.agents.len()
-        );
-    }
-    let mut agents = load_agents(&args.agents, &v, &args.play)?;
-    let n = agents.len() as u64;
-    let progress = bar(n * (n - 1) / 2 * args.pairs * 2, "ladder")?;
-    let (report, results) = run_ladder(
-        &Position::start(&v),
-        &mut agents,
-        args.pairs,
-        &args.play.options(2, 8, &[v.name()])?,
-        args.play.seed,
-        &mut |_| progress.inc(1),
-    )?;
+    let run = LadderRun::open(LadderRequest {
+        variant: args.variant,
+        agents: args.agents,
+        pairs: args.pairs,
+        play: args.play.settings(),
+        out: args.out,
+    })?;
+    let progress = bar(run.games(), "ladder");
+    let report = run.play(&mut |_| progress.inc(1))?;
     progress.finish_and_clear();
-    let mut order: Vec<usize> = (0..report.agents.len()).collect();
-    order.sort_by(|&a, &b| report.ratings[b].elo.total_cmp(&report.ratings[a].elo));
-    let rows: Vec<Vec<String>> = order
-        .iter()
-        .map(|&i| {
-            let r = &report.ratings[i];
-            vec![
-                report.agents[i].clone(),
-                format!("{:+.0}", r.elo),
-                format!("{:+.0}", r.low),
-                format!("{:+.0}", r.high),
-            ]
-        })
-        .collect();
-    if let Some(dir) = &args.out {
-        // agents are paths too: the csv writer quotes what needs it
-        let mut csv = csv::Writer::from_writer(Vec::new());
-        csv.write_record(["agent", "elo", "low", "high"])?;
-        for row in &rows {
-            csv.write_record(row)?;
-        }
-        write_out(dir, "ladder.csv", &String::from_utf8(csv.into_inner()?)?)?;
-        write_out(dir, "ladder.json", &serde_json::to_string_pretty(&report)?)?;
-        write_out(dir, "games.txt", &records(&v, &results, &args.agents))?;
-        let series: Vec<Series> = order
-            .iter()
-            .enumerate()
-            .map(|(rank, &i)| {
-                let r = &report.ratings[i];
-                Series {
-                    name: report.agents[i].clone(),
-                    points: vec![(rank as f64, r.elo, Some((r.low, r.high)))],
-                }
-            })
-            .collect();
-        let plot = dir.join("ladder.svg");
-        line_chart(
-            &format!("ratings on {}", v.name()),
-            "rank",
-            "Elo (Bradley-Terry)",
-            &series,
-        )
-        .save(&plot)
-        .with_context(|| format!("writing {}", plot.display()))?;
-    }
+    let v = run.variant();
+    let rows = standings(&report);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
@@ -520,141 +328,80 @@ pub struct BalanceArgs {
     play: PlayArgs,
 }
 
-/// One variant at one level of a balance study.
-struct Study {
-    variant: std::sync::Arc<Variant>,
-    /// The --levels entry it comes from (none when the agent plays at its own budget).
-    level: Option<String>,
-    spec: AgentSpec,
-    games: u64,
-}
-
-fn balance_studies(args: &BalanceArgs) -> Result<Vec<Study>> {
-    let variants: Vec<String> = match (&args.variant, args.variants.as_slice()) {
+/// The variants a balance command names.
+fn balance_variants(args: &BalanceArgs) -> Result<Vec<String>> {
+    Ok(match (&args.variant, args.variants.as_slice()) {
         (Some(v), _) => vec![v.clone()],
         (None, [all]) if all == "all" => PRESET_NAMES.iter().map(|s| s.to_string()).collect(),
         (None, []) => bail!("give --variant V or --variants a,b,c|all"),
         (None, list) => list.to_vec(),
-    };
-    let base = args.agent.clone();
-    let levels: Vec<(Option<String>, AgentSpec)> = if args.levels.is_empty() {
-        vec![(None, base.clone())]
-    } else {
-        args.levels
-            .iter()
-            .map(|text| {
-                let budget = parse_budget(text)
-                    .or_else(|| parse_budget(&format!("t={text}")))
-                    .with_context(|| {
-                        format!("--levels: `{text}` is neither a positive simulation count nor a time like t=50ms")
-                    })?;
-                Ok((Some(text.clone()), base.with_budget(budget)))
-            })
-            .collect::<Result<_>>()?
-    };
-    let mut studies = Vec::new();
-    for name in &variants {
-        let variant = tavlei::interop::load_variant(name)?;
-        let games = match args.large_games {
-            Some(n) if variant.size > 9 => n,
-            _ => args.games,
-        };
-        for (k, (level, spec)) in levels.iter().enumerate() {
-            let strongest = k + 1 == levels.len() && levels.len() > 1;
-            studies.push(Study {
-                variant: variant.clone(),
-                level: level.clone(),
-                spec: spec.clone(),
-                games: args.strongest_games.filter(|_| strongest).unwrap_or(games),
-            });
-        }
-    }
-    Ok(studies)
+    })
 }
 
-/// `balance --plan`: the studies with the ids their stores still lack.
-fn print_balance_plan(studies: &[Study], games_dir: &Path) -> Result<()> {
-    let mut plan = Vec::new();
-    for (index, s) in studies.iter().enumerate() {
-        let store = store_path(games_dir, s.variant.name(), &s.spec.text);
-        let have = stored_ids(&store)?;
-        let missing: Vec<u64> = (0..s.games).filter(|id| !have.contains(id)).collect();
-        plan.push(serde_json::json!({
-            "study": index,
-            "variant": s.variant.name(),
-            "level": s.level,
-            "agent": s.spec.text,
-            "games": s.games,
-            "store": store.strip_prefix(games_dir.parent().unwrap_or(games_dir)).unwrap_or(&store),
-            "missing": missing,
-        }));
-    }
-    println!("{}", serde_json::to_string(&plan)?);
-    Ok(())
+/// `--levels`: simulation counts, or times per move with or without their `t=`.
+fn balance_levels(args: &BalanceArgs) -> Result<Vec<BalanceLevel>> {
+    args.levels
+        .iter()
+        .map(|text| {
+            let budget = parse_budget(text)
+                .or_else(|| parse_budget(&format!("t={text}")))
+                .with_context(|| {
+                    format!("--levels: `{text}` is neither a positive simulation count nor a time like t=50ms")
+                })?;
+            Ok(BalanceLevel {
+                name: text.clone(),
+                budget,
+            })
+        })
+        .collect()
 }
 
 pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
-    let studies = balance_studies(&args)?;
-    let games_dir = args.out.join("games");
+    let run = BalanceRun::open(BalanceRequest {
+        variants: balance_variants(&args)?,
+        agent: args.agent.clone(),
+        levels: balance_levels(&args)?,
+        games: args.games,
+        large_games: args.large_games,
+        strongest_games: args.strongest_games,
+        margin: args.margin / 100.0,
+        out: args.out.clone(),
+        play: args.play.settings(),
+    })?;
     if args.plan {
-        return print_balance_plan(&studies, &games_dir);
+        println!("{}", serde_json::to_string(&run.plan()?)?);
+        return Ok(());
     }
-    let device = args.play.device.resolve()?;
-    let names: Vec<&str> = studies.iter().map(|s| s.variant.name()).collect();
-    let opts = args.play.options(2, 6, &names)?;
     if let Some(unit) = args.units {
-        let s = studies.get(unit.study).with_context(|| {
-            format!(
-                "--units {}: the study has {} parts (0..{})",
-                unit.study,
-                studies.len(),
-                studies.len()
-            )
-        })?;
-        let agent = Agent::load(&s.spec, s.variant.name(), device, args.play.seed)?;
-        let store = store_path(&games_dir, s.variant.name(), &s.spec.text);
-        let start = Position::start(&s.variant);
-        let openings = balance_openings(&start, s.games, &opts, args.play.seed);
-        let played = play_balance_games(
-            &start,
-            &mut [agent],
-            s.games,
-            unit.games.range(),
-            &opts,
-            openings.as_ref(),
-            args.play.seed,
-            &store,
-            &mut |_| {},
-        )?;
+        let played = run.play_unit(unit)?;
         println!(
             "{} games of {} {} in {}",
-            played.len(),
-            s.variant.name(),
-            s.spec.text,
-            store.display()
+            played.games.len(),
+            played.study.variant.name(),
+            played.study.spec.text,
+            played.store.display()
         );
         return Ok(());
     }
-    let mut reports = Vec::new();
-    for s in &studies {
-        let start = Position::start(&s.variant);
-        let agent = Agent::load(&s.spec, s.variant.name(), device, args.play.seed)?;
-        let store = store_path(&games_dir, s.variant.name(), &s.spec.text);
-        let progress = bar(s.games, &format!("{} {}", s.variant.name(), s.spec.text))?;
-        let report = run_balance(
-            &start,
-            agent,
-            s.games,
-            &opts,
-            args.play.seed,
-            &store,
-            &mut |_| progress.inc(1),
-        )?;
-        progress.finish_and_clear();
-        reports.push(report);
-    }
-    mark_convergence(&mut reports, args.margin / 100.0);
-    write_study(&args.out, &reports)?;
+    let mut progress: Option<ProgressBar> = None;
+    let reports = run.play(&mut |event| match event {
+        BalanceProgress::Started(s) => {
+            progress = Some(bar(
+                s.games,
+                &format!("{} {}", s.variant.name(), s.spec.text),
+            ));
+        }
+        BalanceProgress::Game(_) => {
+            if let Some(b) = &progress {
+                b.inc(1);
+            }
+        }
+        BalanceProgress::Finished(_) => {
+            if let Some(b) = progress.take() {
+                b.finish_and_clear();
+            }
+        }
+    })?;
     if args.json {
         println!("{}", serde_json::to_string(&reports)?);
     } else if args.csv {

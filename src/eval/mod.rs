@@ -9,6 +9,7 @@ pub mod clock;
 pub mod game_store;
 pub mod matches;
 pub mod openings;
+pub mod run;
 pub mod stats;
 pub mod study;
 pub mod texel;
