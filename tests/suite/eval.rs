@@ -3,7 +3,7 @@
 
 use tavlei::eval::balance::{run_balance, store_path};
 use tavlei::eval::matches::{run_ladder, run_match, Sprt};
-use tavlei::eval::{Agent, AgentSpec, PlayOptions};
+use tavlei::eval::{Agent, AgentSpec, EvalError, PlayOptions};
 use tavlei::rules::{Position, Variant};
 
 fn agents(specs: &[&str]) -> Vec<Agent> {
@@ -674,4 +674,239 @@ fn network_agents_gathering_leaves_play_whole_legal_games_that_repeat_with_the_s
     for (a, b) in games.iter().zip(&again) {
         assert_eq!((a.id, &a.moves, a.outcome), (b.id, &b.moves, b.outcome));
     }
+}
+
+/// A match request of `a` against `b` on Brandubh, its games and report in `out`.
+fn match_request(
+    a: &str,
+    b: &str,
+    pairs: u64,
+    seed: u64,
+    out: &std::path::Path,
+) -> tavlei::eval::run::MatchRequest {
+    tavlei::eval::run::MatchRequest {
+        variant: "brandubh".into(),
+        a: AgentSpec::parse(a).expect("spec"),
+        b: AgentSpec::parse(b).expect("spec"),
+        pairs,
+        sprt: None,
+        play: tavlei::eval::run::PlaySettings {
+            seed,
+            device: tavlei::nn::device::DeviceChoice::Cpu,
+            ..Default::default()
+        },
+        out: Some(out.to_path_buf()),
+    }
+}
+
+/// A match's directory holds one match's games: a run under other settings is refused before
+/// it plays a game, naming the difference, and leaves the store and the report as they were.
+#[test]
+fn a_match_run_refuses_a_store_of_other_settings_before_any_game() {
+    use tavlei::eval::run::{MatchRun, RunError};
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("m");
+    let run = MatchRun::open(match_request("mcts:4", "random", 1, 1, &dir)).expect("opens");
+    run.play(&mut |_| {}).expect("plays");
+    let files =
+        || ["games.jsonl", "match.json", "games.txt"].map(|f| std::fs::read(dir.join(f)).expect(f));
+    let before = files();
+    let other = MatchRun::open(match_request("mcts:4", "random", 1, 2, &dir)).expect("opens");
+    let mut heard = 0;
+    let err = other
+        .play(&mut |_| heard += 1)
+        .expect_err("another match's store");
+    let RunError::Eval(EvalError::OtherGames { differences, .. }) = &err else {
+        panic!("not a refused store: {err}");
+    };
+    assert!(differences.contains("seed 1, now 2"), "{differences}");
+    assert_eq!(heard, 0, "no game played");
+    assert!(
+        files() == before,
+        "the store and the report are as they were"
+    );
+}
+
+/// A match stopped part way resumes from its store: the stored games count as they are (one is
+/// altered here, so a replayed game would show) and only the missing pairs are played.
+#[test]
+fn a_resumed_match_run_plays_only_the_missing_games() {
+    use tavlei::eval::run::{MatchPlan, MatchRun};
+    use tavlei::eval::GameResult;
+    use tavlei::rules::{Outcome, Reason, Side};
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (whole_dir, part_dir) = (tmp.path().join("whole"), tmp.path().join("part"));
+    let whole = MatchRun::open(match_request("mcts:8", "random", 3, 4, &whole_dir))
+        .expect("opens")
+        .play(&mut |_| {})
+        .expect("plays");
+    let store = std::fs::read_to_string(whole_dir.join("games.jsonl")).expect("store");
+    let mut games: Vec<GameResult> = store
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a game"))
+        .collect();
+    games.sort_by_key(|g| g.id);
+    // the stopped match kept games 0 and 1, game 0 with another result than it had
+    let mut first = games[0].clone();
+    first.outcome = match first.outcome.winner {
+        Some(Side::Attackers) => Outcome::win(Side::Defenders, Reason::KingEscaped),
+        _ => Outcome::win(Side::Attackers, Reason::KingCaptured),
+    };
+    let delta = first.score_of(0) - games[0].score_of(0);
+    assert!(delta != 0.0);
+    let kept = format!(
+        "{}\n{}\n",
+        serde_json::to_string(&first).expect("json"),
+        serde_json::to_string(&games[1]).expect("json")
+    );
+    std::fs::create_dir_all(&part_dir).expect("dir");
+    std::fs::write(part_dir.join("games.jsonl"), &kept).expect("writes");
+    std::fs::copy(
+        whole_dir.join("settings.json"),
+        part_dir.join("settings.json"),
+    )
+    .expect("copies");
+    let run = MatchRun::open(match_request("mcts:8", "random", 3, 4, &part_dir)).expect("opens");
+    assert_eq!(
+        run.plan(),
+        MatchPlan {
+            missing: vec![1, 2],
+            pairs: 3
+        }
+    );
+    let mut heard = Vec::new();
+    let part = run.play(&mut |g| heard.push(g.id)).expect("resumes");
+    assert_eq!(
+        heard,
+        vec![0, 1, 2, 3, 4, 5],
+        "the stored games heard first"
+    );
+    assert!(
+        (part.score - (whole.score + delta / 6.0)).abs() < 1e-12,
+        "the stored game counts as stored: {} vs {}",
+        part.score,
+        whole.score
+    );
+    let resumed = std::fs::read_to_string(part_dir.join("games.jsonl")).expect("store");
+    assert!(resumed.starts_with(&kept));
+    let played: Vec<GameResult> = resumed
+        .lines()
+        .skip(2)
+        .map(|l| serde_json::from_str(l).expect("a game"))
+        .collect();
+    assert_eq!(
+        played.iter().map(|g| g.id).collect::<Vec<_>>(),
+        vec![2, 3, 4, 5]
+    );
+    for g in &played {
+        assert_eq!(g.moves, games[g.id as usize].moves, "game {}", g.id);
+    }
+}
+
+/// A ladder run writes its standings (highest rating first) as CSV, its report, every game's
+/// record and the plot.
+#[test]
+fn a_ladder_run_writes_its_standings_report_records_and_plot() {
+    use tavlei::eval::run::{standings, LadderRequest, LadderRun};
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("ladder");
+    let run = LadderRun::open(LadderRequest {
+        variant: "brandubh".into(),
+        // weakest first, so a table left in this order is out of order
+        agents: ["random", "mcts:2", "mcts:32"]
+            .iter()
+            .map(|s| AgentSpec::parse(s).expect("spec"))
+            .collect(),
+        pairs: 2,
+        play: tavlei::eval::run::PlaySettings {
+            seed: 5,
+            device: tavlei::nn::device::DeviceChoice::Cpu,
+            ..Default::default()
+        },
+        out: Some(dir.clone()),
+    })
+    .expect("opens");
+    assert_eq!(run.games(), 12);
+    let mut heard = 0;
+    let report = run.play(&mut |_| heard += 1).expect("plays");
+    assert_eq!(heard, 12);
+    let rows = standings(&report);
+    let elo: Vec<f64> = rows.iter().map(|r| r[1].parse().expect("Elo")).collect();
+    assert!(elo.windows(2).all(|w| w[0] >= w[1]), "{rows:?}");
+    let mut csv = csv::Reader::from_path(dir.join("ladder.csv")).expect("csv");
+    let written: Vec<Vec<String>> = csv
+        .records()
+        .map(|r| r.expect("row").iter().map(String::from).collect())
+        .collect();
+    assert_eq!(written, rows);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ladder.json")).expect("json"))
+            .expect("json");
+    assert_eq!(json["games"], 12);
+    let records = std::fs::read_to_string(dir.join("games.txt")).expect("records");
+    assert_eq!(records.matches("# game ").count(), 12);
+    assert!(records.contains("# game 11: mcts:32 (attackers) vs mcts:2 (defenders)"));
+    assert!(std::fs::read(dir.join("ladder.png"))
+        .expect("plot")
+        .starts_with(b"\x89PNG"));
+    // one agent is no ladder
+    let one = LadderRun::open(LadderRequest {
+        variant: "brandubh".into(),
+        agents: vec![AgentSpec::parse("random").expect("spec")],
+        pairs: 1,
+        play: Default::default(),
+        out: None,
+    });
+    assert!(matches!(
+        one,
+        Err(tavlei::eval::run::RunError::TooFewAgents(1))
+    ));
+}
+
+/// A balance study lays out a study per variant and level: boards larger than 9x9 with their
+/// own game count, the strongest level with its own; the plan lists every study's missing ids.
+#[test]
+fn a_balance_run_lays_out_its_studies_by_board_and_level() {
+    use tavlei::eval::run::{BalanceLevel, BalanceRequest, BalanceRun};
+    use tavlei::search::Budget;
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = BalanceRun::open(BalanceRequest {
+        variants: vec!["brandubh".into(), "copenhagen".into()],
+        agent: AgentSpec::parse("mcts:8").expect("spec"),
+        levels: [2, 4, 8]
+            .map(|n| BalanceLevel {
+                name: n.to_string(),
+                budget: Budget::Nodes(n),
+            })
+            .to_vec(),
+        games: 10,
+        large_games: Some(4),
+        strongest_games: Some(3),
+        margin: 0.075,
+        out: tmp.path().join("study"),
+        play: Default::default(),
+    })
+    .expect("opens");
+    let layout: Vec<(&str, String, u64)> = run
+        .studies()
+        .iter()
+        .map(|s| (s.variant.name(), s.spec.text.clone(), s.games))
+        .collect();
+    let expected = [
+        ("brandubh", "mcts:2", 10),
+        ("brandubh", "mcts:4", 10),
+        ("brandubh", "mcts:8", 3),
+        ("copenhagen", "mcts:2", 4),
+        ("copenhagen", "mcts:4", 4),
+        ("copenhagen", "mcts:8", 3),
+    ]
+    .map(|(v, a, g)| (v, a.to_string(), g));
+    assert_eq!(layout, expected);
+    let plan = run.plan().expect("plans");
+    assert_eq!(
+        plan[3].store,
+        std::path::Path::new("games/copenhagen__mcts_2.jsonl")
+    );
+    assert_eq!(plan[3].missing, vec![0, 1, 2, 3]);
+    assert_eq!(plan[3].level.as_deref(), Some("2"));
 }
