@@ -5,7 +5,7 @@
 //! `crates/tavlei-rules`); `interop` (OpenTafl formats, game records); `encode`; `search` (which
 //! knows evaluators only through a trait, so it needs no libtorch); `nn` (the network, and its
 //! evaluator) beside `data`; `selfplay`; `train`; `report`; `eval`; `engine`; `play`;
-//! `pipeline`; and the command line on top.
+//! `pipeline`; `serve` (the browser's page and API); and the command line on top.
 
 /// The rules engine, its own crate (`crates/tavlei-rules`: no libtorch, usable on its own).
 pub use tavlei_rules as rules;
