@@ -11,7 +11,6 @@ mod configs;
 mod data;
 mod eval;
 mod kill;
-mod libtorch;
 mod models;
 mod otep;
 mod otg;
