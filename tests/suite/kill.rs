@@ -38,17 +38,74 @@ fn run_to_end(args: &[String]) -> Duration {
     clock.elapsed()
 }
 
-/// Runs `args` `kills` times, each killed (SIGKILL) after a seeded random share of `full`, then
-/// once to the end.
-fn run_with_kills(args: &[String], full: Duration, kills: usize, seed: u64) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+/// Runs `args` up to `kills` times, each killed (SIGKILL) after a seeded random share of `full`
+/// times `scale`. Returns whether every kill found the child still running (it died of the
+/// signal, not of its own end) and whether some kill came once output was under `out` (so a
+/// rerun had written work to resume from).
+fn kill_runs(
+    args: &[String],
+    out: &Path,
+    full: Duration,
+    kills: usize,
+    scale: f64,
+    rng: &mut ChaCha8Rng,
+) -> (bool, bool) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut progressed = false;
     for _ in 0..kills {
         let mut child = command(args).spawn().expect("starts tavlei");
-        std::thread::sleep(full.mul_f64(rng.random_range(0.1..0.9)));
+        std::thread::sleep(full.mul_f64(scale * rng.random_range(0.1..0.5)));
+        let written = holds_a_file(out);
         child.kill().ok(); // SIGKILL; it may have finished already
-        child.wait().expect("reaped");
+        let status = child.wait().expect("reaped");
+        if status.signal() != Some(libc::SIGKILL) {
+            return (false, progressed);
+        }
+        progressed |= written;
     }
-    run_to_end(args);
+    (true, progressed)
+}
+
+/// Whether `dir` holds a file anywhere below it; a directory that changes while it is read (a
+/// running child renames its temporary files) is read as far as it can be.
+fn holds_a_file(dir: &Path) -> bool {
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => stack.push(entry.path()),
+                Ok(_) => return true,
+                Err(_) => {}
+            }
+        }
+    }
+    false
+}
+
+/// Kills `make(out)` three times and reruns it to the end. Every kill must land on a running
+/// child (a rerun that resumes is shorter than the first run, so a late kill would find it
+/// done and test nothing) and one after it wrote output: a try that misses is started again in
+/// a fresh directory with earlier kills (or later ones when nothing was written yet).
+fn run_with_kills(name: &str, make: &dyn Fn(&Path) -> Vec<String>, out: &Path, full: Duration) {
+    let mut rng = ChaCha8Rng::seed_from_u64(name.len() as u64);
+    let mut scale = 1.0;
+    for attempt in 1.. {
+        if out.exists() {
+            std::fs::remove_dir_all(out).expect("removes the last try");
+        }
+        let (landed, progressed) = kill_runs(&make(out), out, full, 3, scale, &mut rng);
+        if landed && progressed {
+            break;
+        }
+        assert!(
+            attempt < 5,
+            "{name}: in {attempt} tries the kills never all landed on a running child after \
+             it wrote output (last: all landed {landed}, output {progressed}, scale {scale})"
+        );
+        eprintln!("{name}: try {attempt}: all kills landed {landed}, output {progressed}");
+        scale *= if landed { 1.5 } else { 0.5 };
+    }
+    run_to_end(&make(out));
 }
 
 /// Every file under `dir` whose path relative to it `keep` accepts, with its bytes.
@@ -82,7 +139,7 @@ fn check(name: &str, make: impl Fn(&Path) -> Vec<String>, keep: &dyn Fn(&str) ->
     let dir = tmp.path();
     let (whole, killed) = (dir.join("whole"), dir.join("killed"));
     let full = run_to_end(&make(&whole));
-    run_with_kills(&make(&killed), full, 3, name.len() as u64);
+    run_with_kills(name, &make, &killed, full);
     let (a, b) = (files(&whole, keep), files(&killed, keep));
     assert!(!a.is_empty(), "{name}: nothing to compare");
     assert_eq!(
@@ -116,13 +173,43 @@ fn path(p: &Path) -> String {
     p.display().to_string()
 }
 
+/// The TOML text `text` with each `(path, value)` set, a path naming a key in its table
+/// (`selfplay.simulations`). Parsed, not replaced as text: a key that is not there (renamed,
+/// moved) fails here instead of leaving the shipped value in place.
+fn set_keys(text: &str, values: &[(&str, i64)]) -> String {
+    let mut doc: toml::Table = toml::from_str(text).expect("a TOML config");
+    for &(path, value) in values {
+        let (tables, key) = match path.rsplit_once('.') {
+            Some((tables, key)) => (tables.split('.').collect::<Vec<_>>(), key),
+            None => (Vec::new(), path),
+        };
+        let mut table = &mut doc;
+        for t in tables {
+            table = table
+                .get_mut(t)
+                .and_then(|v| v.as_table_mut())
+                .unwrap_or_else(|| panic!("no table [{t}] for {path}"));
+        }
+        let old = table.insert(key.into(), toml::Value::Integer(value));
+        assert!(
+            matches!(old, Some(toml::Value::Integer(_))),
+            "{path}: no such integer key ({old:?})"
+        );
+    }
+    toml::to_string(&doc).expect("TOML")
+}
+
 /// A self-play config with few simulations, so the tests' runs take seconds.
 fn tiny_selfplay(dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string("configs/selfplay.toml")
-        .expect("config")
-        .replace("simulations = 64", "simulations = 12")
-        .replace("fast_simulations = 16", "fast_simulations = 4")
-        .replace("games_per_shard = 32", "games_per_shard = 4");
+    let text = std::fs::read_to_string("configs/selfplay.toml").expect("config");
+    let text = set_keys(
+        &text,
+        &[
+            ("simulations", 12),
+            ("fast_simulations", 4),
+            ("games_per_shard", 4),
+        ],
+    );
     let file = dir.join("selfplay.toml");
     std::fs::create_dir_all(dir).expect("dir");
     std::fs::write(&file, text).expect("writes");
@@ -266,13 +353,17 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
     a.push(path(&init));
     run_to_end(&a);
     let train_cfg = dir.join("train.toml");
-    let text = std::fs::read_to_string("configs/train.toml")
-        .expect("config")
-        .replace("batch_size = 256", "batch_size = 32");
-    let text = regex_free_set(&text, "steps", "120");
-    let text = regex_free_set(&text, "checkpoint_every", "10");
-    let text = regex_free_set(&text, "log_every", "10");
-    let text = regex_free_set(&text, "validate_every", "40");
+    let text = std::fs::read_to_string("configs/train.toml").expect("config");
+    let text = set_keys(
+        &text,
+        &[
+            ("batch_size", 32),
+            ("steps", 120),
+            ("checkpoint_every", 10),
+            ("log_every", 10),
+            ("validate_every", 40),
+        ],
+    );
     std::fs::write(&train_cfg, text).expect("writes");
     check(
         "train",
@@ -291,41 +382,32 @@ fn training_killed_and_resumed_ends_with_the_same_weights() {
     );
 }
 
-/// `key = value` lines of a TOML file with `key` set to `value`.
-fn regex_free_set(text: &str, key: &str, value: &str) -> String {
-    text.lines()
-        .map(|l| match l.split_once(" = ") {
-            Some((k, _)) if k == key => format!("{key} = {value}"),
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn pipeline_killed_and_rerun_makes_the_same_networks() {
     let tmp = scratch();
     let dir = tmp.path();
-    let mut text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("config");
-    for (key, value) in [
-        ("generations", "2"),
-        ("games_per_generation", "6"),
-        ("blocks", "1"),
-        ("channels", "8"),
-        ("simulations", "6"),
-        ("fast_simulations", "3"),
-        ("concurrent_games", "6"),
-        ("games_per_shard", "3"),
-        ("steps", "6"),
-        ("batch_size", "16"),
-        ("log_every", "3"),
-        ("pairs", "2"),
-        // the classical anchor plays on time, which no rerun repeats exactly
-        ("anchor_pairs", "0"),
-        ("ladder_pairs", "1"),
-    ] {
-        text = regex_free_set(&text, key, value);
-    }
+    let text = std::fs::read_to_string("configs/pipeline/brandubh.toml").expect("config");
+    let text = set_keys(
+        &text,
+        &[
+            ("generations", 2),
+            ("games_per_generation", 6),
+            ("network.blocks", 1),
+            ("network.channels", 8),
+            ("selfplay.simulations", 6),
+            ("selfplay.fast_simulations", 3),
+            ("selfplay.concurrent_games", 6),
+            ("selfplay.games_per_shard", 3),
+            ("train.steps", 6),
+            ("train.batch_size", 16),
+            ("train.log_every", 3),
+            ("eval.simulations", 6),
+            ("eval.pairs", 2),
+            // the classical anchor plays on time, which no rerun repeats exactly
+            ("eval.anchor_pairs", 0),
+            ("eval.ladder_pairs", 1),
+        ],
+    );
     let cfg = dir.join("pipeline.toml");
     std::fs::write(&cfg, text).expect("writes");
     check(
