@@ -305,17 +305,17 @@ impl Search {
                 return self.finished();
             }
             let waiting = self.tree.pending_count();
-            let ask = if waiting > 0 {
-                Step::NeedsEval
-            } else {
-                self.finished()
-            };
             if waiting >= self.gather_limit() {
                 return Step::NeedsEval;
             }
             if self.tree.root_is_expanded() {
                 if self.solved() || self.spent_with(waiting) || self.tree.root_child_count() == 0 {
-                    return ask;
+                    // the leaves on their way are evaluated before the search ends
+                    return if waiting > 0 {
+                        Step::NeedsEval
+                    } else {
+                        self.finished()
+                    };
                 }
                 if self.cfg.gumbel && self.plan.is_none() {
                     let n = self.planned_simulations();
