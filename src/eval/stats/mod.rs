@@ -14,6 +14,18 @@
 //!   player's difference to a reference with the interval of that difference.
 //! - `equivalence`: [`equivalence`], whether two shares agree within a margin (TOST).
 //! - `trend`: [`trend`], the slope of a share's log-odds on the log budget, with its interval.
+//! - `trend_test`: [`trend_test`], that slope with its goodness of fit, an overdispersion-aware
+//!   (quasi-binomial) interval and the test of levels that differ without a trend.
+//! - `distribution`: [`normal_cdf`], [`normal_quantile`], [`chi_square_sf`] and kin.
+//! - `power`: [`games_for_equivalence`], [`games_for_difference`], [`tost_power`]: games a level
+//!   a verdict needs for a stated power.
+//! - `sequential`: [`SequentialDesign`], games added in rounds until equivalence or a difference
+//!   is shown or a cap is reached, α spent by [`obrien_fleming_spent`].
+//! - `side_advantage`: [`side_advantage`], [`side_constancy`]: the defenders' advantage in Elo
+//!   from a Bradley–Terry fit over every game with a parameter for the side, and whether it
+//!   holds across strength bands.
+//! - `verdict`: [`Verdict`], the one vocabulary of balance verdicts.
+//! - `matrix`: the dense inverse and `softplus` the rating fits share.
 //!
 //! Conventions: a score is a per-game score in `[0, 1]` (a win 1, a draw ½, a loss 0); Elo is the
 //! logistic scale, `score = 1 / (1 + 10^(-elo / 400))`. Intervals are two-sided with the normal
@@ -29,22 +41,40 @@
 //! changed by `O(1/N)`.
 
 mod bradley_terry;
+mod distribution;
 mod elo;
 mod equivalence;
+mod matrix;
 mod pentanomial;
+mod power;
 mod proportion;
+mod sequential;
+mod side_advantage;
 mod sprt;
 mod trend;
+mod trend_test;
+mod verdict;
 
 pub use bradley_terry::{ratings_relative_to, try_bradley_terry, BradleyTerryOptions, Rating};
+pub use distribution::{chi_square_sf, normal_cdf, normal_quantile, normal_sf};
 pub use elo::{
     elo_from_score, elo_interval_trinomial, elo_interval_trinomial_z, score_from_elo, EloEstimate,
 };
 pub use equivalence::{equivalence, Equivalence, Z90};
 pub use pentanomial::{pair_dispersion, Pentanomial};
+pub use power::{games_for_difference, games_for_equivalence, tost_power};
 pub use proportion::{balance_ratio, wilson, Ratio};
+pub use sequential::{
+    group_sequential_bounds, obrien_fleming_spent, Look, SequentialDecision, SequentialDesign,
+    Sides,
+};
+pub use side_advantage::{
+    side_advantage, side_constancy, SideAdvantage, SideConstancy, SideFit, SideGames, SideOptions,
+};
 pub use sprt::{sprt_bounds, sprt_llr, validate_sprt, SprtDecision};
 pub use trend::{trend, Level, Trend};
+pub use trend_test::{trend_test, TrendTest, TrendVerdict};
+pub use verdict::Verdict;
 
 use std::f64::consts::LN_10;
 

@@ -31,7 +31,51 @@ pub struct Trend {
 /// and gives the slope's Wald interval at the normal quantile `z`. Each level gets half a
 /// virtual success and half a virtual failure (the regularisation convention of this module:
 /// a level won 0 or n times keeps the fit finite). Needs two distinct budgets.
+///
+/// The Wald interval assumes the levels lie on the fitted line; where they zigzag around it
+/// (alpha-beta's depth parity), `trend_test` widens it by the lack of fit and says so.
 pub fn trend(levels: &[Level], z: f64) -> Result<Trend, StatsError> {
+    let fit = fit_line(levels)?;
+    let slope = fit.slope();
+    let half = z * fit.slope_variance().sqrt();
+    Ok(Trend {
+        slope,
+        low: slope - half,
+        high: slope + half,
+        trending: slope - half > 0.0 || slope + half < 0.0,
+    })
+}
+
+/// The maximum-likelihood logistic line through regularised levels, with its information.
+#[derive(Debug, Clone)]
+pub(super) struct LineFit {
+    /// `(log2_budget, successes + 0.5, games + 1)` of each level.
+    pub counts: Vec<(f64, f64, f64)>,
+    /// Intercept and slope.
+    pub theta: [f64; 2],
+    /// The information matrix `[i00, i01, i11]` at the fit.
+    pub info: [f64; 3],
+}
+
+impl LineFit {
+    pub fn slope(&self) -> f64 {
+        self.theta[1]
+    }
+
+    /// The (slope, slope) entry of the inverse information.
+    pub fn slope_variance(&self) -> f64 {
+        let [i0, i1, i2] = self.info;
+        i0 / (i0 * i2 - i1 * i1)
+    }
+
+    /// The fitted share of a level at `log2_budget`.
+    pub fn share(&self, log2_budget: f64) -> f64 {
+        logistic(self.theta[0] + self.theta[1] * log2_budget)
+    }
+}
+
+/// Checks the levels and fits the line of [`trend`].
+pub(super) fn fit_line(levels: &[Level]) -> Result<LineFit, StatsError> {
     let distinct = levels
         .iter()
         .any(|l| (l.log2_budget - levels[0].log2_budget).abs() > 1e-12);
@@ -42,10 +86,14 @@ pub fn trend(levels: &[Level], z: f64) -> Result<Trend, StatsError> {
             expected: "at least two different budgets",
         });
     }
-    for l in levels {
-        if !(l.games.is_finite() && l.games >= 0.0 && (0.0..=l.games).contains(&l.successes)) {
+    for (index, l) in levels.iter().enumerate() {
+        if !(l.log2_budget.is_finite()
+            && l.games.is_finite()
+            && l.games >= 0.0
+            && (0.0..=l.games).contains(&l.successes))
+        {
             return Err(StatsError::InvalidResult {
-                index: 0,
+                index,
                 wins: l.successes,
                 games: l.games,
             });
@@ -79,14 +127,10 @@ pub fn trend(levels: &[Level], z: f64) -> Result<Trend, StatsError> {
         theta[0] += step[0];
         theta[1] += step[1];
         if step[0].abs().max(step[1].abs()) < 1e-12 {
-            // the slope's variance: the (slope, slope) entry of the inverse information
-            let half = z * (i[0] / det).sqrt();
-            let slope = theta[1];
-            return Ok(Trend {
-                slope,
-                low: slope - half,
-                high: slope + half,
-                trending: slope - half > 0.0 || slope + half < 0.0,
+            return Ok(LineFit {
+                counts,
+                theta,
+                info: i,
             });
         }
     }
