@@ -1,8 +1,11 @@
 # tavlei: every target sets up PyTorch 2.13.0 (for libtorch) on first use, then builds with it.
 # The venv lives outside the checkout so fresh clones (and CI) reuse it. Override with TAVLEI_VENV.
+# Its path is defined here alone: recipes and `make -s env` export it, and the Rust code's default
+# (`nn::onnx::venv`, for a shell without it) is tested to be this one.
 
 TORCH_VERSION := 2.13.0
 TAVLEI_VENV ?= $(HOME)/.cache/tavlei/torch-$(TORCH_VERSION)
+export TAVLEI_VENV
 NUMPY_VERSION := 2.4.6
 # numpy: the tests read the NumPy export back with numpy itself
 TORCH_STAMP := $(TAVLEI_VENV)/.torch-$(TORCH_VERSION)-numpy-$(NUMPY_VERSION)-installed
@@ -161,6 +164,7 @@ fmt:
 # Prints the exports that let plain `cargo build/test/run` work in your shell: eval "$(make -s env)"
 env:
 	@echo 'export LIBTORCH_USE_PYTORCH=1'
+	@echo 'export TAVLEI_VENV=$(TAVLEI_VENV)'
 	@echo 'export PATH=$(TAVLEI_VENV)/bin:$$PATH'
 
 clean-venv:

@@ -6,7 +6,7 @@
 //! figure. The comparison alternates the sides a few rounds and keeps each side's best round, so
 //! a busy machine slows them alike.
 //!
-//! `TAVLEI_VENV` names the venv (default `$HOME/.cache/tavlei/torch-2.13.0`);
+//! The venv is the project's (`tavlei::nn::onnx::venv`: `TAVLEI_VENV`, else the Makefile's);
 //! `TAVLEI_BENCH_THREADS` sets the intra-op threads of both sides; `TAVLEI_BENCH_ROUNDS` the rounds.
 
 use std::path::{Path, PathBuf};
@@ -107,13 +107,7 @@ impl Setup {
 }
 
 fn python() -> PathBuf {
-    let venv = std::env::var_os("TAVLEI_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME").unwrap_or_default();
-            PathBuf::from(home).join(".cache/tavlei/torch-2.13.0")
-        });
-    venv.join("bin/python")
+    tavlei::nn::onnx::venv().join("bin/python")
 }
 
 /// One round of the PyTorch reference: its samples per second and thread count.

@@ -4,8 +4,8 @@ its loss (src/train/trainer.rs) and Adam with coupled L2 (src/train/optimizer.rs
 fixed random batch. Prints one JSON line with the samples per second. The planes are NCHW
 (PyTorch's default) unless `--channels-last`.
 
-Run with the venv the crate links against, e.g.
-    $HOME/.cache/tavlei/torch-2.13.0/bin/python benches/train_reference.py --threads 2
+Run with the venv the crate links against (`eval "$(make -s env)"` names it), e.g.
+    "$TAVLEI_VENV/bin/python" benches/train_reference.py --threads 2
 """
 
 import argparse

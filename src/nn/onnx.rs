@@ -26,7 +26,8 @@ use crate::rules::{Position, Variant};
 pub const TOLERANCE: f32 = 1e-4;
 /// The make target that installs PyTorch, onnx and onnxruntime into the venv.
 pub const SETUP_TARGET: &str = "make setup-onnx";
-/// The venv `make setup` creates, under `$HOME`, unless `TAVLEI_VENV` names another.
+/// The venv `make setup` creates, under `$HOME`, unless `TAVLEI_VENV` names another: the
+/// Makefile's `TAVLEI_VENV` default (a test checks the two agree).
 const DEFAULT_VENV: &str = ".cache/tavlei/torch-2.13.0";
 const SCRIPT: &str = include_str!("../../python/tavlei_onnx.py");
 /// Exit statuses of the script (see its docstring).
@@ -83,6 +84,19 @@ impl OnnxError {
     }
 }
 
+/// The project's venv: `TAVLEI_VENV` (`make -s env` exports it), else the default under `$HOME`.
+/// Everything that runs the venv's python finds it here.
+pub fn venv() -> PathBuf {
+    let env = |key: &str| std::env::var_os(key).filter(|v| !v.is_empty());
+    match env("TAVLEI_VENV") {
+        Some(venv) => PathBuf::from(venv),
+        None => env("HOME")
+            .map(PathBuf::from)
+            .unwrap_or_default()
+            .join(DEFAULT_VENV),
+    }
+}
+
 /// The python that runs the export: `TAVLEI_PYTHON` (a path, or a name looked up on `PATH` when
 /// it runs), else `TAVLEI_VENV/bin/python`, else the default venv's. An error (naming the make
 /// target) when the venv's python does not exist.
@@ -91,12 +105,7 @@ pub fn find_python() -> Result<PathBuf, OnnxError> {
     if let Some(python) = env("TAVLEI_PYTHON") {
         return Ok(PathBuf::from(python));
     }
-    let python = if let Some(venv) = env("TAVLEI_VENV") {
-        PathBuf::from(venv).join("bin/python")
-    } else {
-        let home = env("HOME").map(PathBuf::from).unwrap_or_default();
-        home.join(DEFAULT_VENV).join("bin/python")
-    };
+    let python = venv().join("bin/python");
     if python.is_file() {
         Ok(python)
     } else {
@@ -395,6 +404,21 @@ fn read_npy_f32(path: &Path, shape: &[usize]) -> Result<Vec<f32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_venv_is_the_makefiles() {
+        let makefile = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Makefile"))
+            .expect("the Makefile");
+        let value = |key: &str| {
+            makefile
+                .lines()
+                .find_map(|l| l.strip_prefix(key))
+                .map(str::trim)
+                .unwrap_or_else(|| panic!("no `{key}` line in the Makefile"))
+        };
+        let venv = value("TAVLEI_VENV ?=").replace("$(TORCH_VERSION)", value("TORCH_VERSION :="));
+        assert_eq!(venv, format!("$(HOME)/{DEFAULT_VENV}"));
+    }
 
     #[test]
     fn npy_files_round_trip_and_wrong_shapes_are_named() {

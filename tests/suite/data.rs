@@ -245,16 +245,14 @@ fn npy(path: &Path, name: &str) -> (Vec<u8>, tavlei::npy::NpyHeader) {
     (bytes, header)
 }
 
-/// A Python interpreter with numpy: `TAVLEI_NUMPY_PYTHON`, else the project venv
-/// (`TAVLEI_VENV`, default `~/.cache/tavlei/torch-2.13.0`), where `make setup` installs numpy.
+/// A Python interpreter with numpy: `TAVLEI_NUMPY_PYTHON`, else the project venv's
+/// (`nn::onnx::venv`), where `make setup` installs numpy.
 /// Without one the test fails: the export is only checked when numpy itself reads it.
 fn numpy_python() -> String {
-    let venv = std::env::var("TAVLEI_VENV")
-        .or_else(|_| std::env::var("HOME").map(|h| format!("{h}/.cache/tavlei/torch-2.13.0")))
-        .map(|v| format!("{v}/bin/python"));
-    let python = std::env::var("TAVLEI_NUMPY_PYTHON")
-        .or(venv)
-        .expect("TAVLEI_NUMPY_PYTHON, TAVLEI_VENV or HOME is set");
+    let python = std::env::var("TAVLEI_NUMPY_PYTHON").unwrap_or_else(|_| {
+        let venv = tavlei::nn::onnx::venv().join("bin/python");
+        venv.to_string_lossy().into_owned()
+    });
     let ok = Command::new(&python)
         .args(["-c", "import numpy"])
         .output()
