@@ -1,5 +1,6 @@
-//! The shipped networks' forward pass on one thread (denormals flushed, as on every search
-//! thread), batch 1, 8 and 64, through `Network::evaluate` (encoding and read-back included):
+//! The shipped networks' forward pass on one thread (denormals flushed for the pass, as every
+//! forward pass runs: `nn::threads::DenormalsFlushed`), batch 1, 8 and 64, through
+//! `Network::evaluate` (encoding and read-back included):
 //! the module as trained (`module`), batch norm folded into the convolutions (`folded`), and
 //! folded with channels-last weights and input (`folded-cl`, what `NetworkEvaluator` runs).
 //! Throughput is in positions. PyTorch's side of the same question (bf16, TorchScript) is
@@ -7,6 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tavlei::nn::folded::FoldedNet;
+use tavlei::nn::threads::flushed;
 use tavlei::nn::Network;
 use tavlei::rules::{Position, Variant};
 
@@ -42,13 +44,13 @@ fn inference(c: &mut Criterion) {
             });
             group.bench_function(id("folded"), |b| {
                 b.iter(|| {
-                    net.evaluate_with(&refs, &|x| folded.forward(x))
+                    net.evaluate_with(&refs, &|x| flushed(|| folded.forward(x)))
                         .expect("evaluates")
                 })
             });
             group.bench_function(id("folded-cl"), |b| {
                 b.iter(|| {
-                    net.evaluate_with(&refs, &|x| folded_cl.forward(x))
+                    net.evaluate_with(&refs, &|x| flushed(|| folded_cl.forward(x)))
                         .expect("evaluates")
                 })
             });
