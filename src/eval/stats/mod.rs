@@ -17,7 +17,8 @@
 //! - `trend_test`: [`trend_test`], that slope with its goodness of fit, an overdispersion-aware
 //!   (quasi-binomial) interval and the test of levels that differ without a trend.
 //! - `distribution`: [`normal_cdf`], [`normal_quantile`], [`chi_square_sf`] and kin.
-//! - `power`: [`games_for_equivalence`], [`games_for_difference`], [`tost_power`]: games a level
+//! - `power`: [`games_for_equivalence`], [`games_for_tost`], [`games_for_difference`],
+//!   [`tost_power`]: games a level
 //!   a verdict needs for a stated power.
 //! - `sequential`: [`SequentialDesign`], games added in rounds until equivalence or a difference
 //!   is shown or a cap is reached, α spent by [`obrien_fleming_spent`].
@@ -62,7 +63,7 @@ pub use elo::{
 };
 pub use equivalence::{equivalence, Equivalence, Z90};
 pub use pentanomial::{pair_dispersion, Pentanomial};
-pub use power::{games_for_difference, games_for_equivalence, tost_power};
+pub use power::{games_for_difference, games_for_equivalence, games_for_tost, tost_power};
 pub use proportion::{balance_ratio, wilson, Ratio};
 pub use sequential::{
     group_sequential_bounds, obrien_fleming_spent, Look, SequentialDecision, SequentialDesign,

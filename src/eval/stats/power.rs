@@ -43,6 +43,34 @@ pub fn games_for_equivalence(
     Ok((z * z * 2.0 * share * (1.0 - share) / (margin * margin)).ceil() as u64)
 }
 
+/// Games a level for the study's TOST ([`equivalence`], 5 %) at 80 %-type `power`: the larger of
+/// [`games_for_equivalence`] and the fewest games at which two equal shares of `share` pass at
+/// all (the Newcombe interval inside the margin). Near a share of 0 the normal formula asks for
+/// fewer games than the interval's own width allows (0 of 30 against 0 of 30 is ±8.3 points:
+/// at ±7.5 no 30 games pass).
+pub fn games_for_tost(share: f64, margin: f64, power: f64) -> Result<u64, StatsError> {
+    let formula = games_for_equivalence(share, margin, 0.05, power)?;
+    let passes = |n: u64| {
+        let k = share * n as f64;
+        equivalence(k, n as f64, k, n as f64, margin).equivalent
+    };
+    // the interval narrows as games grow: bisect the first n that passes
+    let (mut lo, mut hi) = (1u64, formula.max(2));
+    while !passes(hi) {
+        lo = hi;
+        hi *= 2;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if passes(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(formula.max(hi))
+}
+
 /// Games a level for a two-sided test at level `alpha` to show two shares near `share` apart
 /// with probability `power` when they really differ by `difference`:
 /// `(z_{1−α/2} + z_{power})² · 2p(1−p) / difference²`, rounded up (494 at p = 0.23, 7.5 points,
@@ -109,6 +137,22 @@ mod tests {
         assert!(games_for_equivalence(0.23, 0.075, 0.05, 0.80).expect("n") > 3 * 171);
         assert!(games_for_equivalence(0.0, 0.075, 0.05, 0.8).is_err());
         assert!(games_for_equivalence(0.3, 0.0, 0.05, 0.8).is_err());
+    }
+
+    #[test]
+    fn games_for_tost_never_ask_for_fewer_than_can_pass() {
+        // the formula rules at 23 %
+        assert_eq!(games_for_tost(0.23, 0.075, 0.80), Ok(540));
+        // near 0 the interval's width does: at 0.8 % (0 wins of 60, regularised) the formula
+        // says 25 games, but equal shares pass only from 37
+        let tiny = 0.5 / 61.0;
+        assert_eq!(games_for_equivalence(tiny, 0.075, 0.05, 0.80), Ok(25));
+        let n = games_for_tost(tiny, 0.075, 0.80).expect("n");
+        assert_eq!(n, 37);
+        let k = tiny * n as f64;
+        assert!(equivalence(k, n as f64, k, n as f64, 0.075).equivalent);
+        let m = (n - 1) as f64;
+        assert!(!equivalence(tiny * m, m, tiny * m, m, 0.075).equivalent);
     }
 
     // numpy's 400,000 seeded draws a size with the same Newcombe TOST (stats_reference.py

@@ -44,7 +44,7 @@ impl Verdict {
     /// A ladder's verdict from the trend tests of its attacker and defender shares and the
     /// equivalence of its two strongest levels (one per share), `games` the fewer games of
     /// those two levels and `needed` the games a level 80 % power needs
-    /// (`games_for_equivalence`). A trend outranks levels that differ, which outrank the
+    /// (`games_for_tost`). A trend outranks levels that differ, which outrank the
     /// equivalence test.
     pub fn of_ladder(
         trends: [&TrendTest; 2],
