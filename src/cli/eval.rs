@@ -411,7 +411,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         let clocks: Vec<_> = reports.iter().filter_map(|r| r.clock.clone()).collect();
         print!("{}", tavlei::eval::clock::describe(&clocks));
         println!(
-            "95% Wilson intervals in brackets; converged (strongest level of each variant): measured when neither share trends with the budget (logistic slope per doubling, 95%) and the two strongest levels are equivalent within ±{} points (TOST, 5%). Tables, plots and every game (replayable) in {}",
+            "95% Wilson intervals in brackets. Defenders' edge: their advantage in Elo (a Bradley-Terry side parameter, 95%). Verdict (strongest level of each variant): trending (a share's logistic slope per doubling excludes 0, its interval widened by the levels' scatter about the line), levels differ without a trend (no slope, but the levels' shares are not one), measured (neither, and the two strongest levels equivalent within ±{} points, TOST at 5%), underpowered (TOST fails with fewer games a level than 80% power needs) or not equivalent. Tables, plots and every game (replayable) in {}",
             args.margin,
             args.out.display()
         );

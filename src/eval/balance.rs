@@ -13,7 +13,9 @@ use super::clock::{clock_overruns, ClockOverrun};
 use super::game_store::{claim_files, file_hashes, load_stored, GameAppender};
 use super::openings::{evaluation_openings, DrawnOpenings, OpeningsUsed};
 use super::stats::{
-    balance_ratio, equivalence, trend, wilson, Equivalence, Level, Ratio, Trend, Z95,
+    balance_ratio, equivalence, games_for_tost, side_advantage, side_constancy, trend_test, wilson,
+    Equivalence, Level, Ratio, SideAdvantage, SideConstancy, SideGames, SideOptions, TrendTest,
+    TrendVerdict, Verdict, Z95,
 };
 use crate::interop::record::game_record;
 use crate::rules::{Position, Reason, Side};
@@ -58,6 +60,9 @@ pub struct BalanceReport {
     pub draw: Share,
     /// Defender wins ÷ attacker wins, with a 95% interval.
     pub ratio: Ratio,
+    /// The defenders' advantage in Elo in this level's games (a Bradley–Terry side parameter;
+    /// draws half a point), with its 95% interval.
+    pub side_advantage: Option<SideAdvantage>,
     pub mean_length: f64,
     pub median_length: f64,
     pub reasons: Vec<(String, u64)>,
@@ -76,19 +81,26 @@ pub struct BalanceReport {
 pub const EQUIVALENCE_MARGIN: f64 = 0.075;
 
 /// Whether a variant's balance has stopped moving with the players' strength: on its strongest
-/// level, the trend of each share over all its levels and the equivalence (TOST) of its two
-/// strongest levels.
+/// level, the trend test of each share over all its levels, the equivalence (TOST) of its two
+/// strongest levels, the games that test needs, and the defenders' advantage over all levels.
 #[derive(Clone, Debug, Serialize)]
 pub struct Convergence {
-    /// The log-odds slope of the attackers' and the defenders' share per doubling of the budget
-    /// (95% interval).
-    pub attacker_trend: Trend,
-    pub defender_trend: Trend,
+    /// Each share's log-odds slope per doubling of the budget with its goodness of fit and
+    /// overdispersion-aware interval (`stats::trend_test`, 95%).
+    pub attacker_trend: TrendTest,
+    pub defender_trend: TrendTest,
     /// The strongest level's share minus the one below it (90% interval, TOST at the margin).
     pub attacker_equivalence: Equivalence,
     pub defender_equivalence: Equivalence,
-    /// `measured` (both equivalent, neither trending), `trending` or `not equivalent`.
-    pub verdict: &'static str,
+    /// Games a level for 80% power of that TOST were the two levels' shares equal (the larger
+    /// of the two sides').
+    pub games_needed: u64,
+    /// The defenders' advantage in Elo over every level's games (one player a level), and
+    /// whether it holds across the levels.
+    pub side_advantage: Option<SideConstancy>,
+    /// One label of `stats::Verdict`: measured, trending, levels differ without a trend,
+    /// underpowered (n of N games a level needed) or not equivalent.
+    pub verdict: Verdict,
 }
 
 impl Convergence {
@@ -102,24 +114,52 @@ impl Convergence {
                 100.0 * e.high
             )
         };
-        match self.verdict {
-            "trending" => format!(
-                "trending (slope att {:+.2}, def {:+.2} a doubling)",
-                self.attacker_trend.slope, self.defender_trend.slope
-            ),
-            "not equivalent" => format!(
-                "not equivalent (att {}, def {} pts)",
+        let sides = [("att", &self.attacker_trend), ("def", &self.defender_trend)];
+        let which = |v: TrendVerdict| sides.iter().find(|(_, t)| t.verdict == v);
+        let figure = match self.verdict {
+            Verdict::Trending => which(TrendVerdict::Trending).map(|(side, t)| {
+                format!(
+                    "{side} {:+.2} [{:+.2}, {:+.2}] a doubling",
+                    t.slope, t.quasi_low, t.quasi_high
+                )
+            }),
+            Verdict::LevelsDiffer => which(TrendVerdict::LevelsDiffer).map(|(side, t)| {
+                format!(
+                    "{side} levels p = {:.2}, line fit p = {:.2}",
+                    t.levels_p, t.fit_p
+                )
+            }),
+            Verdict::NotEquivalent | Verdict::Underpowered { .. } => Some(format!(
+                "att {}, def {} pts",
                 pts(&self.attacker_equivalence),
                 pts(&self.defender_equivalence)
-            ),
-            v => v.to_string(),
+            )),
+            _ => None,
+        };
+        let mut text = match (figure, self.verdict) {
+            (Some(f), Verdict::Underpowered { games, needed }) => {
+                format!("underpowered ({games} of {needed} games a level needed; {f})")
+            }
+            (Some(f), v) => format!("{v} ({f})"),
+            (None, v) => v.to_string(),
+        };
+        if let Some(side) = &self.side_advantage {
+            text += &format!(
+                "; defenders {:+.0} [{:+.0}, {:+.0}] Elo over the levels{}",
+                side.pooled.elo,
+                side.pooled.low,
+                side.pooled.high,
+                if side.drifts { ", drifting" } else { "" }
+            );
         }
+        text
     }
 }
 
 /// Tests, for each variant studied at two or more budgets, whether its balance has converged
-/// (`BalanceReport::convergence` on its strongest level): the trend of the attacker and defender
-/// shares over the levels, and TOST between the two strongest at `margin`. Levels are taken in
+/// (`BalanceReport::convergence` on its strongest level): the trend test of the attacker and
+/// defender shares over the levels, TOST between the two strongest at `margin` with the games
+/// 80% power needs, and the defenders' advantage in Elo over all levels. Levels are taken in
 /// the order given (weakest first), as `tavlei balance --levels` lists them.
 pub fn mark_convergence(reports: &mut [BalanceReport], margin: f64) {
     let mut variants: Vec<String> = reports.iter().map(|r| r.variant.clone()).collect();
@@ -141,8 +181,8 @@ pub fn mark_convergence(reports: &mut [BalanceReport], margin: f64) {
                 .collect()
         };
         let (Ok(attacker_trend), Ok(defender_trend)) = (
-            trend(&levels(|r| r.attacker_wins), Z95),
-            trend(&levels(|r| r.defender_wins), Z95),
+            trend_test(&levels(|r| r.attacker_wins), Z95, 0.05),
+            trend_test(&levels(|r| r.defender_wins), Z95, 0.05),
         ) else {
             continue; // levels of one budget: no trend to fit
         };
@@ -152,20 +192,45 @@ pub fn mark_convergence(reports: &mut [BalanceReport], margin: f64) {
         };
         let attacker_equivalence = tost(t.attacker_wins, b.attacker_wins);
         let defender_equivalence = tost(t.defender_wins, b.defender_wins);
-        let verdict = if attacker_trend.trending || defender_trend.trending {
-            "trending"
-        } else if attacker_equivalence.equivalent && defender_equivalence.equivalent {
-            "measured"
-        } else {
-            "not equivalent"
+        // the pooled share, regularised so a side that never won still needs games
+        let needed = |wins: fn(&BalanceReport) -> u64| {
+            let share = (wins(t) + wins(b)) as f64 + 0.5;
+            games_for_tost(share / (t.games + b.games + 1) as f64, margin, 0.80).unwrap_or(0)
         };
+        let games_needed = needed(|r| r.attacker_wins).max(needed(|r| r.defender_wins));
+        let verdict = Verdict::of_ladder(
+            [&attacker_trend, &defender_trend],
+            [&attacker_equivalence, &defender_equivalence],
+            t.games.min(b.games),
+            games_needed,
+        );
+        // one player a level, its self-play games its own band
+        let games: Vec<SideGames> = mine
+            .iter()
+            .enumerate()
+            .map(|(level, &i)| self_play(level, &reports[i]))
+            .collect();
+        let side_advantage = side_constancy(mine.len(), &games, &SideOptions::default()).ok();
         reports[top].convergence = Some(Convergence {
             attacker_trend,
             defender_trend,
             attacker_equivalence,
             defender_equivalence,
+            games_needed,
+            side_advantage,
             verdict,
         });
+    }
+}
+
+/// A level's self-play games as games of player `level` against itself, in band `level`.
+fn self_play(level: usize, r: &BalanceReport) -> SideGames {
+    SideGames {
+        attacker: level,
+        defender: level,
+        band: level,
+        defender_points: r.defender_wins as f64 + 0.5 * r.draws as f64,
+        games: r.games as f64,
     }
 }
 
@@ -210,7 +275,7 @@ pub fn summarise(
         })
         .filter(|(_, k)| *k > 0)
         .collect();
-    BalanceReport {
+    let mut report = BalanceReport {
         convergence: None,
         clock: clock_overruns(results, &[agent.to_string()]).pop(),
         variant: variant.into(),
@@ -231,11 +296,16 @@ pub fn summarise(
         defenders: share(d, n),
         draw: share(x, n),
         ratio: balance_ratio(d as f64, a as f64, n as f64),
+        side_advantage: None,
         mean_length: lengths.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64,
         median_length: median,
         reasons,
         seconds,
-    }
+    };
+    report.side_advantage = side_advantage(1, &[self_play(0, &report)], &SideOptions::default())
+        .ok()
+        .map(|fit| fit.advantage);
+    report
 }
 
 /// Where a study keeps its games: `DIR/VARIANT__AGENT.jsonl` (and `.txt` records beside it).
@@ -411,9 +481,9 @@ mod tests {
     fn convergence_is_trend_and_equivalence_on_the_strongest_level() {
         let mut reports = vec![
             // a share that falls with the budget: trending
-            level("x", 5.0, 90, 10),
-            level("x", 20.0, 45, 55),
-            level("x", 80.0, 40, 60),
+            level("x", 5.0, 60, 40),
+            level("x", 20.0, 40, 60),
+            level("x", 80.0, 22, 78),
             // the same shares at every level, 400 games each: measured
             level("m", 10.0, 200, 200),
             level("m", 20.0, 200, 200),
@@ -424,30 +494,89 @@ mod tests {
             level("z", 80.0, 10, 90),
         ];
         mark_convergence(&mut reports, EQUIVALENCE_MARGIN);
-        let verdicts: Vec<Option<&str>> = reports
+        let verdicts: Vec<Option<String>> = reports
             .iter()
-            .map(|r| r.convergence.as_ref().map(|c| c.verdict))
+            .map(|r| r.convergence.as_ref().map(|c| c.verdict.to_string()))
             .collect();
+        let some = |v: &str| Some(v.to_string());
         assert_eq!(
             verdicts,
             vec![
                 None,
                 None,
-                Some("trending"),
+                some("trending"),
                 None,
                 None,
-                Some("measured"),
+                some("measured"),
                 None,
-                Some("not equivalent"),
+                some("underpowered (20 of 762 games a level needed)"),
                 None
             ],
             "only the strongest level of a variant with two or more is marked"
         );
         let x = reports[2].convergence.as_ref().expect("marked");
-        assert!(x.attacker_trend.slope < 0.0 && x.attacker_trend.high < 0.0);
-        assert!(x.describe().starts_with("trending"), "{}", x.describe());
+        assert!(x.attacker_trend.slope < 0.0 && x.attacker_trend.quasi_high < 0.0);
+        assert!(
+            x.describe().starts_with("trending (att"),
+            "{}",
+            x.describe()
+        );
         let n = reports[7].convergence.as_ref().expect("marked");
         assert_eq!(n.attacker_equivalence.difference, 0.0);
         assert!(n.attacker_equivalence.high > EQUIVALENCE_MARGIN);
+        // the defenders' edge: 50 % over all of m's levels is 0 Elo, constant; x's drifts
+        let m = reports[5].convergence.as_ref().expect("marked");
+        let side = m.side_advantage.as_ref().expect("fits");
+        assert!(side.pooled.elo.abs() < 1e-6 && !side.drifts, "{side:?}");
+        assert!(x.side_advantage.as_ref().expect("fits").drifts);
+        assert!(
+            x.describe().contains("Elo over the levels, drifting"),
+            "{}",
+            x.describe()
+        );
+        // each level's own: 90 of 100 to the defenders is about +380 Elo
+        let z = reports[8].side_advantage.expect("fits");
+        assert!(
+            (300.0..400.0).contains(&z.elo) && z.low < z.elo && z.elo < z.high,
+            "{z:?}"
+        );
+    }
+
+    // The Copenhagen and Brandubh alpha-beta ladders as stored (experiments/balance-study/
+    // ladders/*/ab/balance.json): the zigzags the old verdicts called "trending" (Copenhagen)
+    // and "not equivalent" (Brandubh) are levels that differ without a trend.
+    #[test]
+    fn stored_ladders_read_as_levels_that_differ() {
+        let draws = |r: &mut BalanceReport, x: u64| {
+            r.draws = x;
+            r.games += x;
+        };
+        let mut reports = Vec::new();
+        for (ms, a, d, x) in [
+            (10.0, 2, 47, 1),
+            (40.0, 1, 46, 3),
+            (160.0, 39, 11, 0),
+            (640.0, 0, 50, 0),
+        ] {
+            let mut r = level("copenhagen", ms, a, d);
+            draws(&mut r, x);
+            reports.push(r);
+        }
+        for (ms, a, d, x) in [
+            (10.0, 24, 74, 2),
+            (40.0, 39, 61, 0),
+            (160.0, 23, 76, 1),
+            (640.0, 24, 76, 0),
+        ] {
+            let mut r = level("brandubh", ms, a, d);
+            draws(&mut r, x);
+            reports.push(r);
+        }
+        mark_convergence(&mut reports, EQUIVALENCE_MARGIN);
+        for top in [3, 7] {
+            let c = reports[top].convergence.as_ref().expect("marked");
+            assert_eq!(c.verdict, Verdict::LevelsDiffer, "{}", c.describe());
+            assert_eq!(c.attacker_trend.verdict, TrendVerdict::LevelsDiffer);
+        }
     }
 }

@@ -60,28 +60,47 @@ pub struct CsvRow<'a> {
     pub mean_length: f64,
     pub median_length: f64,
     pub seconds: f64,
+    /// The defenders' advantage in Elo in this level's games, with its 95% interval.
+    pub side_elo: Option<f64>,
+    pub side_elo_low: Option<f64>,
+    pub side_elo_high: Option<f64>,
     /// On the strongest level of a variant studied at two or more budgets (else empty): the
-    /// verdict (`measured`, `trending`, `not equivalent`), each share's log-odds slope per
-    /// doubling of the budget (95%), and its difference to the level below (90%, TOST).
-    pub verdict: &'static str,
+    /// verdict (a `stats::Verdict` label), each share's log-odds slope per doubling of the
+    /// budget with its overdispersion-aware 95% interval, the dispersion, the p-values of the
+    /// line's fit and of one share for all levels, its difference to the level below (90%,
+    /// TOST), the games a level that TOST needs for 80% power, and the defenders' advantage in
+    /// Elo over all the levels with the p-value of its constancy across them.
+    pub verdict: String,
     pub attacker_slope: Option<f64>,
     pub attacker_slope_low: Option<f64>,
     pub attacker_slope_high: Option<f64>,
+    pub attacker_dispersion: Option<f64>,
+    pub attacker_fit_p: Option<f64>,
+    pub attacker_levels_p: Option<f64>,
     pub defender_slope: Option<f64>,
     pub defender_slope_low: Option<f64>,
     pub defender_slope_high: Option<f64>,
+    pub defender_dispersion: Option<f64>,
+    pub defender_fit_p: Option<f64>,
+    pub defender_levels_p: Option<f64>,
     pub attacker_difference: Option<f64>,
     pub attacker_difference_low: Option<f64>,
     pub attacker_difference_high: Option<f64>,
     pub defender_difference: Option<f64>,
     pub defender_difference_low: Option<f64>,
     pub defender_difference_high: Option<f64>,
+    pub games_needed: Option<u64>,
+    pub levels_side_elo: Option<f64>,
+    pub levels_side_elo_low: Option<f64>,
+    pub levels_side_elo_high: Option<f64>,
+    pub levels_side_constancy_p: Option<f64>,
     pub margin: Option<f64>,
 }
 
 impl<'a> CsvRow<'a> {
     pub fn new(r: &'a BalanceReport) -> CsvRow<'a> {
         let c = r.convergence.as_ref();
+        let side = c.and_then(|c| c.side_advantage.as_ref());
         CsvRow {
             variant: &r.variant,
             agent: &r.agent,
@@ -110,19 +129,33 @@ impl<'a> CsvRow<'a> {
             mean_length: r.mean_length,
             median_length: r.median_length,
             seconds: r.seconds,
-            verdict: c.map_or("", |c| c.verdict),
+            side_elo: r.side_advantage.map(|a| a.elo),
+            side_elo_low: r.side_advantage.map(|a| a.low),
+            side_elo_high: r.side_advantage.map(|a| a.high),
+            verdict: c.map_or(String::new(), |c| c.verdict.to_string()),
             attacker_slope: c.map(|c| c.attacker_trend.slope),
-            attacker_slope_low: c.map(|c| c.attacker_trend.low),
-            attacker_slope_high: c.map(|c| c.attacker_trend.high),
+            attacker_slope_low: c.map(|c| c.attacker_trend.quasi_low),
+            attacker_slope_high: c.map(|c| c.attacker_trend.quasi_high),
+            attacker_dispersion: c.map(|c| c.attacker_trend.dispersion),
+            attacker_fit_p: c.map(|c| c.attacker_trend.fit_p),
+            attacker_levels_p: c.map(|c| c.attacker_trend.levels_p),
             defender_slope: c.map(|c| c.defender_trend.slope),
-            defender_slope_low: c.map(|c| c.defender_trend.low),
-            defender_slope_high: c.map(|c| c.defender_trend.high),
+            defender_slope_low: c.map(|c| c.defender_trend.quasi_low),
+            defender_slope_high: c.map(|c| c.defender_trend.quasi_high),
+            defender_dispersion: c.map(|c| c.defender_trend.dispersion),
+            defender_fit_p: c.map(|c| c.defender_trend.fit_p),
+            defender_levels_p: c.map(|c| c.defender_trend.levels_p),
             attacker_difference: c.map(|c| c.attacker_equivalence.difference),
             attacker_difference_low: c.map(|c| c.attacker_equivalence.low),
             attacker_difference_high: c.map(|c| c.attacker_equivalence.high),
             defender_difference: c.map(|c| c.defender_equivalence.difference),
             defender_difference_low: c.map(|c| c.defender_equivalence.low),
             defender_difference_high: c.map(|c| c.defender_equivalence.high),
+            games_needed: c.map(|c| c.games_needed),
+            levels_side_elo: side.map(|s| s.pooled.elo),
+            levels_side_elo_low: side.map(|s| s.pooled.low),
+            levels_side_elo_high: side.map(|s| s.pooled.high),
+            levels_side_constancy_p: side.map(|s| s.p_value),
             margin: c.map(|c| c.attacker_equivalence.margin),
         }
     }
@@ -180,6 +213,9 @@ pub fn balance_table(reports: &[BalanceReport]) -> String {
                 pct(&r.defenders),
                 pct(&r.draw),
                 ratio_text(&r.ratio),
+                r.side_advantage.map_or("n/a".into(), |a| {
+                    format!("{:+.0} [{:+.0}, {:+.0}]", a.elo, a.low, a.high)
+                }),
                 r.convergence
                     .as_ref()
                     .map_or(String::new(), |c| c.describe()),
@@ -201,7 +237,8 @@ pub fn balance_table(reports: &[BalanceReport]) -> String {
             "defenders %",
             "draws %",
             "def/att",
-            "converged",
+            "defenders' edge (Elo)",
+            "verdict",
             "len mean/med",
             "reasons",
         ],
