@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The reading of one variant's strength ladder (ladder.sh): each family's levels with the trend
-and equivalence verdict `tavlei balance` computed, the two families compared at their strongest
-levels (TOST), and the cross-family games: whose attack and whose defence is stronger.
+test and equivalence verdict (balance_stats.py, as `tavlei balance` computes them since issue 45,
+recomputed here from the stored counts), the two families compared at their strongest levels
+(TOST), the cross-family games (whose attack and whose defence is stronger), and the defenders'
+advantage in Elo over every game. Every verdict is one label of balance_stats.LABELS.
 
     python3 experiments/balance-study/families.py experiments/balance-study/ladders/VARIANT [SCRIPT]
 
-Reads DIR/ab/balance.json, DIR/net/balance.json and DIR/cross/match.json (the last two where
+Reads DIR/ab/balance.json, DIR/net/balance.json and DIR/cross*/match.json (the last two where
 they exist) and prints Markdown; SCRIPT names the script that made the ladder (ladder.sh unless
 given). Shares are in points of 100; Wilson intervals at 95 %; a
 difference of two shares has Newcombe's hybrid score interval (each share's Wilson interval
@@ -16,8 +18,12 @@ import math
 import sys
 from pathlib import Path
 
-Z95 = 1.959963984540054
-Z90 = 1.644853626951472
+sys.path.insert(0, str(Path(__file__).parent))
+from balance_stats import (  # noqa: E402
+    DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, TRENDING, Z90, Z95, comparison_verdict, difference,
+    elo, games_for_tost, ladder_verdict, side_fit, trend_test, wilson,
+)
+
 MARGIN = 0.075  # the study's default equivalence margin (tavlei balance --margin 7.5)
 # Balance in recorded human play, as docs/rules.md gives it.
 HUMANS = {
@@ -25,25 +31,6 @@ HUMANS = {
     "brandubh": "523 games: attackers 40.2 %, defenders 59.5 %, draws 0.4 %",
     "fetlar": "the defenders win 58.7 % of the decisive games",
 }
-
-
-def wilson(k, n, z):
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def difference(k1, n1, k2, n2, z):
-    """k1/n1 - k2/n2 with Newcombe's hybrid score interval."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson(k1, n1, z)
-    l2, u2 = wilson(k2, n2, z)
-    d = p1 - p2
-    return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
 def share(k, n, digits=1):
@@ -67,12 +54,53 @@ def level_name(r):
     return f"depth {r['simulations']}" if r["agent"].startswith("ab:") else f"{r['simulations']} sims"
 
 
+def log2_budget(r):
+    """A level's budget on a log scale, as `tavlei balance` fits it: milliseconds or simulations."""
+    return math.log2(r["time_ms"]) if r["time_ms"] > 0 else math.log2(max(r["simulations"], 1))
+
+
+def convergence(reports):
+    """A family's tests, computed from its levels' counts (the verdicts stored with older games
+    came from a trend test without a goodness of fit): the trend test of each share, TOST of the
+    two strongest levels, the games that TOST needs and the family's verdict. None below two
+    levels."""
+    if len(reports) < 2:
+        return None
+    trends = [
+        trend_test([(log2_budget(r), r[key], r["games"]) for r in reports]) for _, key in SIDES
+    ]
+    top, below = reports[-1], reports[-2]
+    equivalences = [difference(top[key], top["games"], below[key], below["games"], Z90) for _, key in SIDES]
+    needed = max(
+        games_for_tost((top[key] + below[key] + 0.5) / (top["games"] + below["games"] + 1), MARGIN)
+        for _, key in SIDES
+    )
+    games = min(top["games"], below["games"])
+    return {
+        "trends": trends, "equivalences": equivalences, "needed": needed,
+        "verdict": ladder_verdict(trends, equivalences, games, needed, MARGIN),
+    }
+
+
+def level_edge(r):
+    """The defenders' advantage in Elo in one level's own games."""
+    return side_fit(1, [(0, 0, 0, r["defender_wins"] + 0.5 * r["draws"], r["games"])])["pooled"]
+
+
+def trend_text(t):
+    fit = f"; line fit p = {t['fit_p']:.2g}" if t["fit_df"] > 0 else ""
+    return (
+        f"{t['slope']:+.2f} [{t['quasi_low']:+.2f}, {t['quasi_high']:+.2f}] "
+        f"(dispersion {t['dispersion']:.1f}{fit}; one share for all levels p = {t['levels_p']:.2g})"
+    )
+
+
 def family_table(name, reports):
     lines = [
         f"### {name}",
         "",
-        "| level | games (distinct) | openings | attackers % | defenders % | draws % | mean length |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| level | games (distinct) | openings | attackers % | defenders % | draws % | defenders' edge, Elo | mean length |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in reports:
         n = r["games"]
@@ -85,22 +113,27 @@ def family_table(name, reports):
         lines.append(
             f"| {level_name(r)} | {n} ({r.get('distinct_games', n)}) | {drawn} | "
             f"{share(r['attacker_wins'], n)} | {share(r['defender_wins'], n)} | "
-            f"{share(r['draws'], n)} | {r['mean_length']:.0f} |"
+            f"{share(r['draws'], n)} | {elo(level_edge(r))} | {r['mean_length']:.0f} |"
         )
     top = reports[-1]
-    c = top.get("convergence")
+    c = convergence(reports)
     if c:
-        t = lambda x: f"{x['slope']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
-        e = lambda x: points((x["difference"], x["low"], x["high"]))
+        (att, dfn), (eatt, edfn) = c["trends"], c["equivalences"]
         lines += [
             "",
             f"Verdict at {level_name(top)}: **{c['verdict']}**. Log-odds slope a doubling of the "
-            f"{'depth' if level_name(top).startswith('depth') else 'budget'} (95 %): attackers "
-            f"{t(c['attacker_trend'])}, defenders "
-            f"{t(c['defender_trend'])}. Difference to the level below (90 %, margin "
-            f"±{100 * c['attacker_equivalence']['margin']:.1f} points): attackers "
-            f"{e(c['attacker_equivalence'])}, defenders {e(c['defender_equivalence'])}.",
+            f"{'depth' if level_name(top).startswith('depth') else 'budget'} (95 %, widened by the "
+            f"levels' scatter about the line): attackers {trend_text(att)}, defenders "
+            f"{trend_text(dfn)}. Difference to the level below (90 %, margin "
+            f"±{100 * MARGIN:.1f} points): attackers {points(eatt)}, defenders {points(edfn)}; "
+            f"80 % power for that test needs {c['needed']} games a level.",
         ]
+        stored = (top.get("convergence") or {}).get("verdict")
+        if stored and stored != c["verdict"]:
+            lines.append(
+                f"(The verdict stored with these games, by `tavlei balance` before issue 45's trend "
+                f"test, was \"{stored}\".)"
+            )
     duplicated = [r for r in reports if r.get("distinct_games", r["games"]) < r["games"]]
     for r in duplicated:
         lines.append(
@@ -138,63 +171,116 @@ def equivalent(*differences):
 
 
 def read(families):
-    """The ladder's reading, a list of clauses whose first word (bold) is its label: measured /
-    trending / families disagree / consistent, not yet measured; with one family (no network for
-    the variant) "measured" cannot be said, as it needs both."""
-    verdicts = {name: (r[-1].get("convergence") or {}).get("verdict", "one level") for name, r in families}
+    """The ladder's reading, a list of clauses whose first words (bold) are one label of the
+    study's vocabulary (balance_stats.LABELS): trending / levels differ without a trend /
+    different / measured / underpowered (n of N games a level needed) / not equivalent; with one
+    family (no network for the variant) "measured" cannot be said, as it needs two: its best
+    is "equivalent"."""
+    tests = {name: convergence(r) for name, r in families}
+    verdicts = {name: c["verdict"] if c else "one level" for name, c in tests.items()}
+    short = {name: name.split(",")[0].lower() for name, _ in families}
     reading = []
-    # a family whose two strongest levels differ (95 %) has not settled, trend or not
-    moving = sorted(
-        {
-            name.split(",")[0].lower()
-            for name, r in families
-            if verdicts[name] == "trending" or (len(r) > 1 and apart(r[-1], r[-2]))
-        }
-    )
-    if moving:
-        reading.append(
-            "**trending**: " + " and ".join(moving) + (" still moves" if len(moving) == 1 else " still move")
-            + " with strength"
-        )
-    (_, top), *rest = [(name, r[-1]) for name, r in families]
-    own = families[0][1]
+    for label, says in ((TRENDING, "still moves with strength"),
+                        (LEVELS_DIFFER, "has levels whose shares disagree without a trend")):
+        who = [short[name] for name, v in verdicts.items() if v == label]
+        if who:
+            reading.append(f"**{label}**: " + " and ".join(f"{w} {says}" for w in who))
+    (first, own), *rest = families
+    top = own[-1]
     # the level the strongest is compared with: the other family's strongest, else the one below
-    other = rest[0][1] if rest else own[-2] if len(own) > 1 else top
-    if rest and apart(top, other):
+    other = rest[0][1][-1] if rest else own[-2] if len(own) > 1 else top
+    apart = [(side, d) for side, d in sides(top, other, Z95) if d[1] > 0 or d[2] < 0] if rest else []
+    if apart:
         reading.append(
-            "**families disagree**: at their strongest levels alpha-beta minus the network is "
-            + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart(top, other))
+            f"**{DIFFERENT}**: at their strongest levels alpha-beta minus the network is "
+            + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
         )
     if reading:
         return reading
     (_, att), (_, dfn) = sides(top, other, Z90)
-    if all(v == "measured" for v in verdicts.values()):
-        if not rest:
-            return [
-                "**one family settled**: alpha-beta does not trend and its two strongest levels agree "
-                f"within ±{100 * MARGIN:.1f} points; \"measured\" needs a second family to agree"
-            ]
-        if equivalent(att, dfn):
-            return ["**measured**: both families agree at their strongest levels and neither trends"]
-    # games a level for TOST to pass on both sides were the shares equal: the 90 % interval of a
-    # difference of two shares near p is about ±z·sqrt(2p(1-p)/n); the share nearer one half
-    # needs the most
-    def needed_for(wins):
-        p = (top[wins] + other[wins]) / (top["games"] + other["games"])
-        p = min(max(p, 0.01), 0.99)
-        return math.ceil(2 * p * (1 - p) * (Z90 / MARGIN) ** 2)
-
-    needed = max(needed_for("attacker_wins"), needed_for("defender_wins"))
-    where = (
-        "in either family or between them (the strongest levels"
-        if rest
-        else "and one family only (alpha-beta's two strongest levels"
+    needed = max(
+        games_for_tost((top[key] + other[key] + 0.5) / (top["games"] + other["games"] + 1), MARGIN)
+        for _, key in SIDES
     )
+    games = min(top["games"], other["games"])
+    compared = comparison_verdict([att, dfn], False, games, needed, MARGIN)
+    if not rest:
+        if verdicts[first] == MEASURED:
+            return [
+                f"**{EQUIVALENT}**: alpha-beta neither trends nor differs between levels, and its two "
+                f"strongest levels agree within ±{100 * MARGIN:.1f} points; \"{MEASURED}\" needs a "
+                "second family to agree"
+            ]
+        label = verdicts[first] if verdicts[first] != "one level" else compared
+        return [
+            f"**{label}**: no trend and no difference between levels shown, in one family only "
+            f"(alpha-beta's two strongest levels {100 * abs(att[0]):.1f} and {100 * abs(dfn[0]):.1f} "
+            f"points apart); were the shares equal, about {needed} games a level would show them "
+            f"within ±{100 * MARGIN:.1f} points"
+        ]
+    if compared == EQUIVALENT:
+        unsettled = [v for v in verdicts.values() if v != MEASURED]
+        if not unsettled:
+            return [f"**{MEASURED}**: both families agree at their strongest levels and neither trends"]
+        compared = unsettled[0]
     return [
-        f"**consistent, not yet measured**: no trend and no difference shown, {where} "
-        f"{100 * abs(att[0]):.1f} and {100 * abs(dfn[0]):.1f} points apart), but {top['games']} and "
-        f"{other['games']} games cannot show agreement within ±{100 * MARGIN:.1f} points; were the "
-        f"shares equal, about {needed} games a level would"
+        f"**{compared}**: no trend and no difference shown, in either family or between them (the "
+        f"strongest levels {100 * abs(att[0]):.1f} and {100 * abs(dfn[0]):.1f} points apart); were "
+        f"the shares equal, about {needed} games a level would show them within "
+        f"±{100 * MARGIN:.1f} points (80 % power)"
+    ]
+
+
+def variant_games(directory, families):
+    """Every game of a ladder as (attacker, defender, band, defender points, games), one player
+    a level of a family, and the players' names: each family's self-play and every cross-family
+    match stored beside it (DIR/cross*/match.json). A level's band is its rank from its family's
+    strongest (0); a match's band is its stronger player's."""
+    players, band, games = [], [], []
+    for _, reports in families:
+        for rank, r in enumerate(reversed(reports)):
+            players.append(r["agent"])
+            band.append(rank)
+            i = len(players) - 1
+            games.append((i, i, rank, r["defender_wins"] + 0.5 * r["draws"], r["games"]))
+    for path in sorted(Path(directory).glob("cross*/match.json")):
+        m = load(path)
+        for name in (m["a"], m["b"]):
+            if name not in players:
+                players.append(name)
+                band.append(0)
+        a, b = players.index(m["a"]), players.index(m["b"])
+        pair = min(band[a], band[b])
+        att, dfn = m["as_attacker"], m["as_defender"]
+        games.append((a, b, pair, att["losses"] + 0.5 * att["draws"], att["wins"] + att["draws"] + att["losses"]))
+        games.append((b, a, pair, dfn["wins"] + 0.5 * dfn["draws"], dfn["wins"] + dfn["draws"] + dfn["losses"]))
+    return players, games
+
+
+def side_section(directory, families):
+    """The defenders' advantage in Elo over every game of the ladder, by band, and its constancy."""
+    players, games = variant_games(directory, families)
+    s = side_fit(len(players), games)
+    bands = ", ".join(
+        f"{'strongest' if b == 0 else f'{b} below'} {elo(a)} ({a['games']:.0f} games)"
+        for b, a in enumerate(s["bands"]) if a
+    )
+    if s["df"] == 0:
+        constancy = "one band only"
+    elif s["drifts"]:
+        where = "the strongest levels" if s["farthest"] == 0 else f"{s['farthest']} below the strongest"
+        constancy = f"**not constant** (likelihood ratio {s['lr']:.1f} on {s['df']} df, p = {s['p']:.2g}): farthest from the pooled figure at {where}"
+    else:
+        constancy = f"constant within what the games show (likelihood ratio {s['lr']:.1f} on {s['df']} df, p = {s['p']:.2g})"
+    return [
+        "### The defenders' advantage in Elo",
+        "",
+        f"A Bradley–Terry fit over all {s['pooled']['games']:.0f} games of this ladder (every level of "
+        "each family and the cross-family matches; one strength a player, one parameter for the "
+        "side, draws half a point, one virtual draw a player and one for the side): the defenders "
+        f"are **{elo(s['pooled'])} Elo** (95 %) stronger than the attackers. By strength band (a "
+        f"level's rank from its family's strongest): {bands}; {constancy}.",
+        "",
     ]
 
 
@@ -220,12 +306,16 @@ def main(directory, made_by="ladder.sh"):
     if net:
         a, b = ab[-1], net[-1]
         (_, att), (_, dfn) = sides(a, b, Z90)
+        needed = max(
+            games_for_tost((a[key] + b[key] + 0.5) / (a["games"] + b["games"] + 1), MARGIN) for _, key in SIDES
+        )
+        verdict = comparison_verdict([att, dfn], bool(apart(a, b)), min(a["games"], b["games"]), needed, MARGIN)
         out += [
             "### The two families at their strongest levels",
             "",
             f"Alpha-beta at {level_name(a)} minus the network at {level_name(b)} (90 %, TOST at "
             f"±{100 * MARGIN:.1f} points): attackers {points(att)}, defenders {points(dfn)}: "
-            + ("**equivalent**." if equivalent(att, dfn) else "**not shown equivalent**."),
+            f"**{verdict}**.",
             "",
         ]
     if cross:
@@ -272,6 +362,7 @@ def main(directory, made_by="ladder.sh"):
             "apart from the match's; the differences are at 95 %.)",
             "",
         ]
+    out += side_section(d, families)
     if reading:
         out += ["### Reading", "", "; ".join(reading) + "."]
     if variant in HUMANS:

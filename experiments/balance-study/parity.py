@@ -6,14 +6,16 @@ Newcombe's interval, as families.py computes it).
 
     python3 experiments/balance-study/parity.py [DEPTH_LADDERS_DIR]
 
-Verdict per side: **agree** when the 90 % interval of the difference lies within ±7.5 points
-(TOST at 5 %), **differ** when the 95 % interval excludes 0, otherwise *not shown either way*.
-A variant's alpha-beta balance can be cited only where both sides agree.
+Verdict per side (balance_stats.py's vocabulary): **equivalent** when the 90 % interval of the
+difference lies within ±7.5 points (TOST at 5 %), **different** when the 95 % interval excludes
+0, otherwise **underpowered (n of N games a level needed)** or **not equivalent**. A variant's
+alpha-beta balance can be cited only where both sides are equivalent.
 """
 import sys
 from pathlib import Path
 
-from families import MARGIN, Z90, Z95, difference, equivalent, load, points, share
+from balance_stats import comparison_verdict, games_for_tost
+from families import MARGIN, Z90, Z95, difference, load, points, share
 
 SIDES = (("attackers", "attacker_wins"), ("defenders", "defender_wins"))
 
@@ -29,16 +31,13 @@ def halves(root):
 
 
 def verdict(x, y, key):
-    """x's share minus y's (90 %), and whether the two agree, differ or neither."""
+    """x's share minus y's (90 %), and one label of the study's vocabulary: equivalent,
+    different, underpowered (n of N games a level needed) or not equivalent."""
     d90 = difference(x[key], x["games"], y[key], y["games"], Z90)
     d95 = difference(x[key], x["games"], y[key], y["games"], Z95)
-    if equivalent(d90):
-        word = "**agree**"
-    elif d95[1] > 0 or d95[2] < 0:
-        word = "**differ**"
-    else:
-        word = "not shown either way"
-    return f"{points(d90, 0)}: {word}"
+    needed = games_for_tost((x[key] + y[key] + 0.5) / (x["games"] + y["games"] + 1), MARGIN)
+    word = comparison_verdict([d90], d95[1] > 0 or d95[2] < 0, min(x["games"], y["games"]), needed, MARGIN)
+    return f"{points(d90, 0)}: **{word}**"
 
 
 def main(root):
@@ -69,8 +68,10 @@ def main(root):
     lines += [
         "",
         "Shares in % with 95 % Wilson intervals. The last two columns: the deepest even depth "
-        "minus the deepest odd depth, in points with the 90 % interval (**agree**: within "
-        f"±{100 * MARGIN:.1f}; **differ**: the 95 % interval excludes 0).",
+        "minus the deepest odd depth, in points with the 90 % interval, and the verdict "
+        f"(`balance_stats.py`'s vocabulary): **equivalent** (within ±{100 * MARGIN:.1f}, TOST), "
+        "**different** (the 95 % interval excludes 0), otherwise **underpowered** (with the games "
+        "a level 80 % power needs) or **not equivalent**.",
     ]
     print("\n".join(lines))
 

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from families import HUMANS, level_name, load, points, read, share  # noqa: E402
+from balance_stats import elo, side_fit  # noqa: E402
+from families import HUMANS, convergence, level_name, load, points, read, share, variant_games  # noqa: E402
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
@@ -28,26 +29,24 @@ def presets():
     return [tuple(line.split()[:2]) for line in listing.stdout.splitlines()[1:] if line.strip()]
 
 
-def signed(x):
-    return f"{x['slope']:+.2f} [{x['low']:+.2f}, {x['high']:+.2f}]"
+def signed(t):
+    """A slope with its overdispersion-aware interval."""
+    return f"{t['slope']:+.2f} [{t['quasi_low']:+.2f}, {t['quasi_high']:+.2f}]"
 
 
-def difference(e):
-    return points((e["difference"], e["low"], e["high"]), digits=0)
-
-
-def family_row(variant, board, family, reports, reading):
+def family_row(variant, board, family, reports, reading, edge):
     top = reports[-1]
     n = top["games"]
     games = sorted({r["games"] for r in reports})
     distinct = all(r.get("distinct_games", r["games"]) == r["games"] for r in reports)
-    c = top.get("convergence")
+    c = convergence(reports)
     tests = (
-        [f"{signed(c['attacker_trend'])} / {signed(c['defender_trend'])}",
-         f"{difference(c['attacker_equivalence'])} / {difference(c['defender_equivalence'])}",
+        [" / ".join(signed(t) for t in c["trends"]),
+         " / ".join(points(e, digits=0) for e in c["equivalences"]),
+         str(c["needed"]),
          c["verdict"]]
         if c
-        else ["", "", "one level"]
+        else ["", "", "", "one level"]
     )
     return [
         f"[{variant}]({variant}/README.md)" if reading else "",
@@ -58,16 +57,25 @@ def family_row(variant, board, family, reports, reading):
         ", ".join(f"{100 * r['attacker_wins'] / r['games']:.0f}" for r in reports),
         f"{share(top['attacker_wins'], n, 0)} / {share(top['defender_wins'], n, 0)} / {share(top['draws'], n, 0)}",
         *tests,
+        edge,
         reading,
     ]
+
+
+def edge(directory, families):
+    """The defenders' advantage over every game of a ladder, and whether it drifts by band."""
+    players, games = variant_games(directory, families)
+    s = side_fit(len(players), games)
+    return f"{elo(s['pooled'])}" + (f" (drifts, p = {s['p']:.2g})" if s["drifts"] else "")
 
 
 def main():
     header = [
         "variant", "board", "family", "levels", "games a level",
         "attackers % by level", "strongest level: attackers / defenders / draws %",
-        "trend a doubling, attackers / defenders (log-odds, 95 %)",
-        "strongest minus next, attackers / defenders (points, 90 %)", "verdict", "reading",
+        "trend a doubling, attackers / defenders (log-odds, 95 %, widened by the levels' scatter)",
+        "strongest minus next, attackers / defenders (points, 90 %)", "games a level for 80 % power",
+        "verdict", "defenders' edge, Elo (every game of the ladder)", "reading",
     ]
     rows, missing = [], []
     for variant, board in presets():
@@ -77,14 +85,17 @@ def main():
             continue
         families = [("Alpha-beta, both sides", ab)] + ([("The shipped network, both sides", net)] if net else [])
         label = read(families)
-        label = ", ".join(clause.split("**")[1] for clause in label)
-        rows.append(family_row(variant, board, "alpha-beta", ab, label))
+        # one label a cell: the reading's first (a trend outranks levels that differ, which
+        # outrank a difference between families); the variant's README gives every clause
+        label = label[0].split("**")[1]
+        rows.append(family_row(variant, board, "alpha-beta", ab, label, edge(LADDERS / variant, families)))
         # the same family with a quiescence search (quiescence/ladder.sh), where it has been run
         quiet = load(QUIESCENCE / variant / "ab/balance.json")
         if quiet:
-            rows.append(family_row(variant, board, "alpha-beta, quiescence", quiet, ""))
+            quiet_edge = edge(QUIESCENCE / variant, [("Alpha-beta, quiescence", quiet)])
+            rows.append(family_row(variant, board, "alpha-beta, quiescence", quiet, "", quiet_edge))
         if net:
-            rows.append(family_row(variant, board, "network", net, ""))
+            rows.append(family_row(variant, board, "network", net, "", ""))
     out = [
         "# Every preset's strength ladder (issue 26)",
         "",
@@ -95,11 +106,21 @@ def main():
         "network (where there is one) at its simulation counts. Shares in %, 95 % Wilson intervals "
         "over distinct games (every game opens from its own opening drawn without replacement; a "
         "level with copies says so); draws count as neither side's win. The trend is the slope of "
-        "a logistic fit of the share on log2 of the budget; \"strongest minus next\" is TOST at "
-        "±7.5 points between the two strongest levels. Verdict (`tavlei balance`): trending (a "
-        "slope's interval excludes 0), measured (both tests pass), not equivalent (neither). "
-        "Reading (`families.py`): measured needs both families equivalent at their strongest "
-        "levels with neither trending; with one family it can at best be \"one family settled\". "
+        "a logistic fit of the share on log2 of the budget, its 95 % interval widened by the "
+        "levels' scatter about the line (quasi-binomial: by the square root of Pearson's χ² a "
+        "degree of freedom, never narrowed); \"strongest minus next\" is TOST at ±7.5 points "
+        "between the two strongest levels, with the games a level 80 % power for it needs. One "
+        "vocabulary (`balance_stats.py`, the same labels as `tavlei balance`): verdict of a family "
+        "(recomputed from the stored counts): trending (a slope's widened interval excludes 0), "
+        "levels differ without a trend (no slope, but one share for all levels is rejected at "
+        "5 %: a zigzag or a spike), measured (neither, and the two strongest levels equivalent), "
+        "underpowered (n of N games a level needed) or not equivalent (TOST fails with the games "
+        "it needs). Reading (`families.py`, its first label): measured needs both families measured and equivalent "
+        "at their strongest levels; different is a 95 % difference between them; with one family "
+        "the best is equivalent. The defenders' edge is a Bradley–Terry fit over every game of "
+        "the row's ladder (every level of each family and the cross-family matches) with one "
+        "parameter for the side, in Elo with its 95 % interval; \"drifts\" where one edge for all "
+        "strength bands is rejected at 5 % (`families.py`'s section on it gives the bands). "
         "Rows \"alpha-beta, quiescence\" are the same time ladder with a quiescence search "
         "(`quiescence/ladder.sh VARIANT`, `../quiescence/VARIANT/README.md`): without one, alpha-beta's "
         "balance follows the parity of the depth its search stops at (`../depth-ladders/README.md`), "
