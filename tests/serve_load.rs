@@ -167,8 +167,11 @@ fn summary(clients: &[Client], games: u64, elapsed: f64) -> (Value, Vec<String>,
 fn write_report(report: &Value, name: &str) {
     println!("{}", serde_json::to_string_pretty(report).expect("json"));
     if let Ok(out) = std::env::var(name) {
-        std::fs::write(&out, serde_json::to_string_pretty(report).expect("json") + "\n")
-            .expect("report written");
+        std::fs::write(
+            &out,
+            serde_json::to_string_pretty(report).expect("json") + "\n",
+        )
+        .expect("report written");
     }
 }
 
@@ -259,7 +262,10 @@ fn fifty_games_beside_hostile_clients_lose_nothing() {
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("a client")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a client"))
+            .collect()
     });
     let made: u64 = made.iter().sum();
     let creation_seconds = created.elapsed().as_secs_f64();

@@ -93,7 +93,10 @@ impl Player {
     /// The memory alpha-beta's transposition table holds (none before its first search, and
     /// none for other agents).
     pub fn table_bytes(&self) -> usize {
-        self.agent.alphabeta.as_ref().map_or(0, |ab| ab.table_bytes())
+        self.agent
+            .alphabeta
+            .as_ref()
+            .map_or(0, |ab| ab.table_bytes())
     }
 
     pub fn spec(&self) -> &AgentSpec {

@@ -425,7 +425,9 @@ mod tests {
                     tokio::time::sleep(Duration::from_millis(5)).await;
                 }
             });
-            freed.await.expect("the core is given back when the search ends");
+            freed
+                .await
+                .expect("the core is given back when the search ends");
         });
     }
 }

@@ -191,8 +191,7 @@ impl Games {
                 "alpha-beta weight files (`eval=`) are not loaded by the server".into(),
             ));
         }
-        if spec.time().is_some_and(|t| t > self.longest_move) || spec.simulations() > 1_000_000
-        {
+        if spec.time().is_some_and(|t| t > self.longest_move) || spec.simulations() > 1_000_000 {
             return Err(GameError::NotAllowed(format!(
                 "{text}: at most {} s or 1,000,000 simulations a move",
                 self.longest_move.as_secs_f64()

@@ -124,7 +124,11 @@ fn host_name(value: &str) -> String {
 }
 
 /// Answers 403, naming what is wrong, for a request from a host or origin not allowed.
-pub async fn only_allowed(State(allowed): State<Allowed>, request: Request, next: Next) -> Response {
+pub async fn only_allowed(
+    State(allowed): State<Allowed>,
+    request: Request,
+    next: Next,
+) -> Response {
     match allowed.refusal(request.method(), request.headers()) {
         Some(why) => ApiError::new(StatusCode::FORBIDDEN, why).into_response(),
         None => next.run(request).await,
@@ -150,15 +154,30 @@ mod tests {
     #[test]
     fn the_host_must_be_a_loopback_name_or_one_allowed() {
         let a = loopback();
-        for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST"] {
-            assert_eq!(a.refusal(&Method::GET, &headers(&[("host", host)])), None, "{host}");
+        for host in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "[::1]:8080",
+            "LOCALHOST",
+        ] {
+            assert_eq!(
+                a.refusal(&Method::GET, &headers(&[("host", host)])),
+                None,
+                "{host}"
+            );
         }
         // a name an attacker resolves to 127.0.0.1 (DNS rebinding)
         let why = a
             .refusal(&Method::GET, &headers(&[("host", "evil.example:8080")]))
             .expect("refused");
-        assert!(why.contains("`evil.example`") && why.contains("--allow-host"), "{why}");
-        assert!(a.refusal(&Method::GET, &HeaderMap::new()).is_some(), "no Host");
+        assert!(
+            why.contains("`evil.example`") && why.contains("--allow-host"),
+            "{why}"
+        );
+        assert!(
+            a.refusal(&Method::GET, &HeaderMap::new()).is_some(),
+            "no Host"
+        );
         let public = Allowed::new(
             "0.0.0.0:80".parse().expect("an address"),
             &["tafl.example.org".to_string()],
@@ -181,7 +200,10 @@ mod tests {
             &["*".to_string()],
             &[],
         );
-        assert_eq!(any.refusal(&Method::GET, &headers(&[("host", "whatever")])), None);
+        assert_eq!(
+            any.refusal(&Method::GET, &headers(&[("host", "whatever")])),
+            None
+        );
     }
 
     #[test]
@@ -198,7 +220,10 @@ mod tests {
         }
         // reads are not changes: the browser keeps a cross-origin answer from the page
         assert_eq!(
-            a.refusal(&Method::GET, &headers(&[host, ("origin", "https://evil.example")])),
+            a.refusal(
+                &Method::GET,
+                &headers(&[host, ("origin", "https://evil.example")])
+            ),
             None
         );
         // a tool sends no origin; a browser's cross-site request without one is refused

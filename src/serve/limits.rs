@@ -84,5 +84,6 @@ pub async fn buffered_body(
             .into_response()
         }
     };
-    next.run(Request::from_parts(parts, Body::from(bytes))).await
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }

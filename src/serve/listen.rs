@@ -51,9 +51,7 @@ pub async fn serve_connections(
             http.timer(TokioTimer::new())
                 .header_read_timeout(limits.send_time);
             // a failed connection (reset, timed out) concerns its client alone
-            let _ = http
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            let _ = http.serve_connection(TokioIo::new(stream), service).await;
             drop(permit);
         });
     }

@@ -19,5 +19,8 @@ mod pipeline;
 mod selfplay;
 mod serve;
 mod serve_defences;
+// the server tests' running server and client, shared by both files
+#[path = "../common/server.rs"]
+mod server;
 mod train;
 mod units;

@@ -5,9 +5,7 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-#[path = "../common/server.rs"]
-mod server;
-use server::Server;
+use crate::server::{self, Server};
 
 fn error_of(v: &Value) -> &str {
     v["error"]

@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-#[path = "../common/server.rs"]
-mod server;
-use server::Server;
+use crate::server::{self, Server};
 
 #[test]
 fn foreign_hosts_and_pages_are_refused_and_the_servers_own_page_is_served() {
@@ -43,7 +41,10 @@ fn foreign_hosts_and_pages_are_refused_and_the_servers_own_page_is_served() {
     // the server's own page, under each loopback name, and a tool without an origin
     for (host, origin) in [
         (own.clone(), Some(format!("http://{own}"))),
-        (format!("localhost:{port}"), Some(format!("http://localhost:{port}"))),
+        (
+            format!("localhost:{port}"),
+            Some(format!("http://localhost:{port}")),
+        ),
         (own.clone(), None),
     ] {
         let (status, body) = post(&host, origin.as_deref());
@@ -78,7 +79,9 @@ fn a_study_query_never_names_a_file_and_a_studys_own_variant_is_served() {
     let file = dir.path().join("mine.toml");
     std::fs::write(&file, rules).expect("written");
     let made = std::process::Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args(["balance", "--agent", "random", "--games", "2", "--seed", "2"])
+        .args([
+            "balance", "--agent", "random", "--games", "2", "--seed", "2",
+        ])
         .arg("--variant")
         .arg(&file)
         .arg("--out")
@@ -106,9 +109,15 @@ fn a_study_query_never_names_a_file_and_a_studys_own_variant_is_served() {
         assert_eq!(*status, 404, "{body}");
         let error = body["error"].as_str().expect("an error");
         assert!(error.contains("has no cell"), "{error}");
-        assert!(!error.contains("line 1") && !error.contains("No such file"), "{error}");
+        assert!(
+            !error.contains("line 1") && !error.contains("No such file"),
+            "{error}"
+        );
     }
-    let (status, served) = game(&dir.path().join("mine").display().to_string(), "my_brandubh");
+    let (status, served) = game(
+        &dir.path().join("mine").display().to_string(),
+        "my_brandubh",
+    );
     assert_eq!(status, 200, "{served}");
     assert_eq!(served["board"]["size"], 7);
     assert_eq!(game(&name, "brandubh").0, 200);
