@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use tavlei::nn::Network;
 use tavlei::nn::NetworkEvaluator;
 use tavlei::rules::{Position, Variant};
-use tavlei::search::single::run;
+use tavlei::search::mcts::single::run;
 use tavlei::search::{Budget, Search, SearchConfig};
 
 const SIMULATIONS: u32 = 200;

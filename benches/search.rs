@@ -8,8 +8,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tavlei::rules::playout::random_playout;
 use tavlei::rules::{Position, Variant};
-use tavlei::search::rollout::{decisive_playout, Scratch};
-use tavlei::search::single::run;
+use tavlei::search::mcts::rollout::{decisive_playout, Scratch};
+use tavlei::search::mcts::single::run;
 use tavlei::search::{Budget, RolloutEvaluator, Search, SearchConfig};
 
 const SIMULATIONS: u32 = 200;

@@ -545,7 +545,7 @@ proptest! {
     /// integer rounding of the defenders' value and of the pressure term.
     #[test]
     fn the_fitted_terms_are_the_evaluation(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
-        use tavlei::search::heuristic::{EvalWeights, Heuristic, EVAL_LIMIT};
+        use tavlei::search::alphabeta::{EvalWeights, Heuristic, EVAL_LIMIT};
         let pos = random_position(PRESET_NAMES[preset], seed, plies);
         prop_assume!(pos.outcome().is_none() && pos.king().is_some());
         let weights = EvalWeights::default();

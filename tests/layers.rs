@@ -1,6 +1,7 @@
 //! The layering of the library, checked: each top-level module of `src/` may use only the
-//! modules of the layers below its own (`crate::x` anywhere in its files, tests included), and
-//! the rules crate depends on nothing heavy. An upward import fails here with the file and line.
+//! modules of the layers below its own (`crate::x` anywhere in its files, tests included), the
+//! two searches of `src/search/` (`mcts`, `alphabeta`) do not use each other, and the rules crate
+//! depends on nothing heavy. An upward import fails here with the file and line.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -159,6 +160,80 @@ fn no_module_uses_one_of_its_own_or_a_higher_layer() {
     );
 }
 
+/// The halves of `src/search/`: the tree search and alpha-beta share only what `search` itself
+/// holds (budget, cap, tactics).
+const SEARCHES: [&str; 2] = ["mcts", "alphabeta"];
+
+/// Whether `line` names `word` as a whole identifier.
+fn names_word(line: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(word)
+        .any(|(i, _)| !line[..i].ends_with(ident) && !line[i + word.len()..].starts_with(ident))
+}
+
+/// Every line of one search's files that names the other search, as `file:line: a -> b`.
+/// Comment lines are skipped.
+fn searches_using_each_other(search: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    for own in SEARCHES {
+        let mut files = Vec::new();
+        rust_files(&search.join(own), &mut files);
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            for (n, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                for other in SEARCHES.iter().filter(|&&s| s != own) {
+                    if names_word(line, other) {
+                        problems.push(format!("{}:{}: {own} -> {other}", file.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_tree_search_and_alpha_beta_do_not_use_each_other() {
+    let search = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/search");
+    for half in SEARCHES {
+        assert!(search.join(half).is_dir(), "src/search/{half}/ exists");
+    }
+    let problems = searches_using_each_other(&search);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_check_finds_one_search_using_the_other() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let search = tmp.path();
+    std::fs::create_dir_all(search.join("mcts")).expect("dirs");
+    std::fs::create_dir_all(search.join("alphabeta")).expect("dirs");
+    // a use on its second line, a comment and an identifier that only contains the name
+    std::fs::write(
+        search.join("mcts/driver.rs"),
+        "// not alphabeta's\nuse crate::search::alphabeta::Limit;\nlet alphabeta_depth = 1;\n",
+    )
+    .expect("writes");
+    std::fs::write(
+        search.join("alphabeta/negamax.rs"),
+        "use crate::search::{\n    mcts::Tree,\n    Budget,\n};\n",
+    )
+    .expect("writes");
+    let problems = searches_using_each_other(search);
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].ends_with("driver.rs:2: mcts -> alphabeta"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1].ends_with("negamax.rs:2: alphabeta -> mcts"),
+        "{problems:?}"
+    );
+}
+
 /// Files below the networks' layer that name libtorch (`tch::`), as `file:line`.
 fn libtorch_below_nn(src: &Path) -> Vec<String> {
     let nn = layer_of("nn").expect("nn has a layer");
@@ -192,16 +267,16 @@ fn the_search_and_everything_below_it_build_without_libtorch() {
 fn the_check_finds_an_upward_import() {
     let tmp = tempfile::tempdir().expect("a temporary directory");
     let src = tmp.path();
-    std::fs::create_dir_all(src.join("search")).expect("dirs");
+    std::fs::create_dir_all(src.join("search/mcts")).expect("dirs");
     std::fs::write(
-        src.join("search/evaluator.rs"),
+        src.join("search/mcts/evaluator.rs"),
         "use crate::rules::Position;\nuse crate::{encode, nn::Network};\n",
     )
     .expect("writes");
     // a group over several lines, its upward import on the fourth, and nested groups that
     // name only lower layers
     std::fs::write(
-        src.join("search/driver.rs"),
+        src.join("search/mcts/driver.rs"),
         "use crate::{encode::{planes, policy}, rules};\nuse crate::{\n    rules::{Move, Position},\n    nn::{\n        Network,\n    },\n};\n",
     )
     .expect("writes");
@@ -217,7 +292,7 @@ fn the_check_finds_an_upward_import() {
         "{problems:?}"
     );
     std::fs::write(
-        src.join("search/batch.rs"),
+        src.join("search/mcts/batch.rs"),
         "use super::batch::x;\nfn f(d: tch::Device) {}\n",
     )
     .expect("writes");

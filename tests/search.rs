@@ -10,14 +10,12 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tavlei::rules::square::square_name;
 use tavlei::rules::{Move, Position};
-use tavlei::search::batch::evaluate_pending;
-use tavlei::search::cache::{cache_key, EvalCache};
-use tavlei::search::evaluator::Request;
-use tavlei::search::single::{run, think};
-use tavlei::search::tree::ChildStats;
+use tavlei::search::mcts::batch::evaluate_pending;
+use tavlei::search::mcts::cache::{cache_key, EvalCache};
+use tavlei::search::mcts::single::{run, think};
 use tavlei::search::{
-    Budget, Evaluation, Evaluator, Proof, RolloutEvaluator, Search, SearchConfig, Step, Tree,
-    UniformEvaluator,
+    Budget, ChildStats, Evaluation, Evaluator, Proof, Request, RolloutEvaluator, Search,
+    SearchConfig, Step, Tree, UniformEvaluator,
 };
 
 fn quiet() -> SearchConfig {
@@ -534,7 +532,7 @@ impl Evaluator for CountingEvaluator {
     fn evaluate(&mut self, requests: &[Request<'_>]) -> Vec<Evaluation> {
         let mut keys: Vec<u64> = requests
             .iter()
-            .map(|(p, _)| tavlei::search::cache::cache_key(p))
+            .map(|(p, _)| tavlei::search::mcts::cache::cache_key(p))
             .collect();
         keys.sort_unstable();
         keys.dedup();

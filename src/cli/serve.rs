@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use tavlei::nn::device::DeviceChoice;
-use tavlei::search::driver::parse_duration;
+use tavlei::search::parse_duration;
 use tavlei::serve::limits::ServeLimits;
 use tavlei::serve::{serve, ServeOptions};
 

@@ -9,7 +9,7 @@ use tavlei::atomic;
 use tavlei::eval::game_store::load_stored;
 use tavlei::eval::texel::{self, Source, TuneReport};
 use tavlei::search::alphabeta::AlphaBetaConfig;
-use tavlei::search::heuristic::EvalWeights;
+use tavlei::search::alphabeta::EvalWeights;
 
 use super::args::VariantArg;
 

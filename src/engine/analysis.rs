@@ -3,8 +3,7 @@
 //! `tavlei analyze`) report it; `Player::analyse` makes it.
 
 use crate::rules::Move;
-use crate::search::driver::{Decision, Search};
-use crate::search::tree::Proof;
+use crate::search::{Decision, Proof, Search};
 
 /// One candidate move at the root.
 #[derive(Clone, Debug, PartialEq)]

@@ -20,9 +20,8 @@ use serde_json::Value;
 use crate::eval::agent::{parse_budget, AgentSpec};
 use crate::rules::notation::{parse_otn, parse_side, split_roll};
 use crate::rules::{Position, Side, Variant};
-use crate::search::batch::evaluate_pending;
-use crate::search::driver::{Budget, Choice, Search, Step};
-use crate::search::tree::Proof;
+use crate::search::mcts::batch::evaluate_pending;
+use crate::search::{Budget, Choice, Proof, Search, Step};
 
 use super::analysis::Analysis;
 use super::player::Player;

@@ -11,9 +11,8 @@ use super::analysis::{Analysis, Candidate};
 use crate::eval::agent::{Agent, AgentKind, AgentSpec, EvalError};
 use crate::rules::{Move, Position};
 use crate::search::alphabeta::Limit;
-use crate::search::evaluator::Evaluator;
-use crate::search::SearchConfig;
-use crate::search::{single, Budget, Proof, Search, SearchCap};
+use crate::search::mcts::single;
+use crate::search::{Budget, Evaluator, Proof, Search, SearchCap, SearchConfig};
 
 /// What a search found besides its move, for a person reading along.
 #[derive(Clone, Debug, PartialEq)]

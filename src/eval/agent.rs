@@ -21,8 +21,7 @@ use std::time::Duration;
 use crate::nn::NetworkEvaluator;
 use crate::nn::{CheckpointError, Network};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
-use crate::search::driver::parse_duration;
-use crate::search::{Budget, Evaluator, RolloutEvaluator, SearchConfig};
+use crate::search::{parse_duration, Budget, Evaluator, RolloutEvaluator, SearchConfig};
 
 /// The last commit with the agents from before issue 11 (`mcts-old`, `gumbel-old`).
 pub const RETIRED_IN: &str = "56237c3";

@@ -17,8 +17,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::agent::{Agent, AgentKind, AgentSpec};
 use crate::rules::{Move, Outcome, Position, Side};
-use crate::search::batch::evaluate_pending;
-use crate::search::cache::EvalCache;
+use crate::search::mcts::batch::evaluate_pending;
+use crate::search::mcts::cache::EvalCache;
 use crate::search::SearchConfig;
 use crate::search::{Budget, Choice, Search, Step};
 

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::rules::openings::{distinct_openings, sample_openings};
 use crate::rules::{Move, Position};
-use crate::search::evaluator::Evaluator;
+use crate::search::Evaluator;
 
 /// The longest openings tried when shorter ones are too few.
 pub const MAX_OPENING_PLIES: u32 = 4;
@@ -207,11 +207,11 @@ mod tests {
     impl Evaluator for OnlyFirst {
         fn evaluate(
             &mut self,
-            requests: &[crate::search::evaluator::Request<'_>],
-        ) -> Vec<crate::search::evaluator::Evaluation> {
+            requests: &[crate::search::Request<'_>],
+        ) -> Vec<crate::search::Evaluation> {
             requests
                 .iter()
-                .map(|(pos, moves)| crate::search::evaluator::Evaluation {
+                .map(|(pos, moves)| crate::search::Evaluation {
                     priors: moves
                         .iter()
                         .map(|&m| {

@@ -19,7 +19,7 @@ use crate::eval::GameResult;
 use crate::rules::replay::steps;
 use crate::rules::{Position, Side, Variant};
 use crate::search::alphabeta::is_quiet;
-use crate::search::heuristic::{EvalWeights, Heuristic, WEIGHT_NAMES};
+use crate::search::alphabeta::{EvalWeights, Heuristic, WEIGHT_NAMES};
 
 /// How many weights the evaluation has.
 pub const TERMS: usize = WEIGHT_NAMES.len();

@@ -25,7 +25,8 @@ mod tests {
     use super::*;
     use crate::rules::{Position, Variant};
     use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
-    use crate::search::{single, Budget, Search, SearchConfig, UniformEvaluator};
+    use crate::search::mcts::single;
+    use crate::search::{Budget, Search, SearchConfig, UniformEvaluator};
 
     fn copenhagen() -> Position {
         Position::start(&Variant::load("copenhagen").expect("a preset"))

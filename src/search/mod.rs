@@ -1,29 +1,21 @@
-//! Monte Carlo tree search: one `Search` driver (PUCT or UCT with first-play urgency or
-//! unvisited-first, progressive widening, Dirichlet noise, chance nodes for dice, tree reuse,
-//! proven results) with Gumbel sequential halving at the root for small budgets; node or time
-//! budgets; evaluators that are a uniform prior, rollouts (pure MCTS, with decisive moves) or the
-//! network. The tree never owns a tensor, and one leaf at a time is handed out so that many
-//! games can batch their evaluations. Beside it, an alpha-beta player (`alphabeta`, with its
-//! evaluation in `heuristic` and transposition table in `ttable`).
+//! The two searches and what they share. `mcts` is the Monte Carlo tree search that self-play,
+//! the network and rollout agents and analysis run: one driver over one tree, with proven results,
+//! Gumbel root search, leaf batching and an evaluator trait the network implements. `alphabeta`
+//! is the classical reference opponent: iterative-deepening negamax with its own evaluation and
+//! transposition table. Neither uses the other; both take a `Budget` (`budget`), a `SearchCap`
+//! (`cap`) over it, and the one-move tactics of `tactics`.
+//!
+//! The types most callers need are re-exported here.
 
 pub mod alphabeta;
-pub mod batch;
-pub mod cache;
+pub mod budget;
 pub mod cap;
-pub mod choice;
-pub mod config;
-pub mod driver;
-pub mod evaluator;
-pub mod forced;
-pub mod gumbel;
-pub mod heuristic;
-pub mod rollout;
-pub mod single;
-pub mod tree;
-pub mod ttable;
+pub mod mcts;
+pub mod tactics;
 
+pub use budget::{format_duration, parse_duration, Budget};
 pub use cap::SearchCap;
-pub use config::{Fpu, SearchConfig, Selection};
-pub use driver::{Budget, Choice, Decision, Search, Step};
-pub use evaluator::{Evaluation, Evaluator, Request, RolloutEvaluator, UniformEvaluator};
-pub use tree::{Proof, Tree};
+pub use mcts::{
+    ChildStats, Choice, Decision, Evaluation, Evaluator, Fpu, Proof, Request, RolloutEvaluator,
+    Search, SearchConfig, Selection, Step, Tree, UniformEvaluator,
+};

@@ -7,7 +7,7 @@ use super::config::SelfplayConfig;
 use crate::data::Sample;
 use crate::encode::policy::policy_index;
 use crate::rules::{Outcome, Position, Side};
-use crate::search::cache::EvalCache;
+use crate::search::mcts::cache::EvalCache;
 use crate::search::SearchConfig;
 use crate::search::{Budget, Choice, Search, Step};
 

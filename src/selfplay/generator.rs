@@ -12,8 +12,8 @@ use crate::data::{write_shard, DataError};
 use crate::interop::record::game_record;
 use crate::rules::{Position, Side};
 use crate::search::alphabeta::AlphaBetaConfig;
-use crate::search::batch::evaluate_pending;
-use crate::search::cache::EvalCache;
+use crate::search::mcts::batch::evaluate_pending;
+use crate::search::mcts::cache::EvalCache;
 use crate::search::Evaluator;
 
 #[derive(Debug, Default, Clone, serde::Serialize)]

@@ -726,7 +726,7 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
             .expect("the tuned settings load");
     assert_ne!(
         tuned.eval,
-        tavlei::search::heuristic::EvalWeights::default()
+        tavlei::search::alphabeta::EvalWeights::default()
     );
     // quiet positions only, from settings with a quiescence search: the same games and split,
     // every position either kept or counted as not quiet, and the search settings kept

@@ -593,7 +593,7 @@ impl tavlei::search::Evaluator for SharedCounting {
     ) -> Vec<tavlei::search::Evaluation> {
         let keys: Vec<u64> = requests
             .iter()
-            .map(|(pos, _)| tavlei::search::cache::cache_key(pos))
+            .map(|(pos, _)| tavlei::search::mcts::cache::cache_key(pos))
             .collect();
         assert!(
             keys.iter().all(|k| !self.asked.contains(k)),

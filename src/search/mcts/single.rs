@@ -5,9 +5,10 @@ use rand::Rng;
 
 use super::batch::evaluate_pending;
 use super::config::SearchConfig;
-use super::driver::{Budget, Choice, Search, Step};
+use super::driver::{Choice, Search, Step};
 use super::evaluator::Evaluator;
 use super::tree::Tree;
+use crate::search::Budget;
 
 pub use super::driver::Decision;
 

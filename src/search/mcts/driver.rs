@@ -9,74 +9,19 @@
 //! caller's generator, so a seeded caller replays alike; a time budget makes play depend on the
 //! machine's speed and is not reproducible.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rand::Rng;
 
 use super::cache::EvalCache;
-use super::cap::SearchCap;
 use super::choice::sample_with_temperature;
 use super::config::{SearchConfig, TIMED_LEAF_BATCH};
 use super::evaluator::Evaluation;
 use super::gumbel::GumbelRoot;
-use super::tree::{Proof, SelectContext, Selected, Tree};
+use super::solver::Proof;
+use super::tree::{SelectContext, Selected, Tree};
 use crate::rules::{Move, Position};
-
-/// How much one move's search may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Budget {
-    /// Simulations after the root's expansion.
-    Nodes(u32),
-    /// Wall-clock time of the search (at least one simulation is run).
-    Time(Duration),
-}
-
-impl Budget {
-    pub fn nodes(self) -> Option<u32> {
-        match self {
-            Budget::Nodes(n) => Some(n),
-            Budget::Time(_) => None,
-        }
-    }
-
-    /// `200` or `t=100ms`, as agent specs write it.
-    pub fn describe(self) -> String {
-        match self {
-            Budget::Nodes(n) => n.to_string(),
-            Budget::Time(t) => format!("t={}", format_duration(t)),
-        }
-    }
-}
-
-/// `100ms`, `2s` or `1.5s`.
-pub fn format_duration(t: Duration) -> String {
-    let ms = t.as_millis();
-    if ms.is_multiple_of(1000) && ms > 0 {
-        format!("{}s", ms / 1000)
-    } else if t.as_nanos().is_multiple_of(1_000_000) {
-        format!("{ms}ms")
-    } else {
-        format!("{}us", t.as_micros())
-    }
-}
-
-/// Parses `100ms`, `2s`, `1.5s` or `500us` (a positive duration).
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = text.strip_suffix("us") {
-        (n, 1e-6)
-    } else if let Some(n) = text.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        return None;
-    };
-    let value: f64 = number.parse().ok()?;
-    // a duration too long to hold (`1e300s`) is refused, not a panic
-    (value > 0.0)
-        .then(|| Duration::try_from_secs_f64(value * scale).ok())
-        .flatten()
-}
+use crate::search::{Budget, SearchCap};
 
 /// Where a search stands after `step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The classical reference opponent (`ab:DEPTH`, `ab:t=100ms`): iterative deepening negamax with
+//! The alpha-beta search of the classical reference opponent: iterative deepening negamax with
 //! alpha-beta and principal variation search, a transposition table on the engine's Zobrist key,
 //! move ordering (table move, wins, captures, killers, history), a static evaluation read off the
 //! variant's rules (`heuristic`), and expectimax over the die in dice variants.
@@ -9,24 +9,22 @@
 //! that only this path would make (the usual approximation); an outcome already recorded on the
 //! position is always checked before the table.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 
-use super::cap::SearchCap;
-use super::heuristic::{EvalWeights, Heuristic};
-use super::rollout::wins_at_once;
+use super::config::AlphaBetaConfig;
+use super::heuristic::Heuristic;
 use super::ttable::{Bound, TTable, TtEntry};
-use crate::config::{ConfigError, Invalid, Settings};
 use crate::numeric::splitmix64;
 use crate::rules::piece::{side_of, EMPTY};
 use crate::rules::rules::Hostility;
 use crate::rules::variant::{CORNER, THRONE};
 use crate::rules::{Move, MoveKind, Outcome, Piece, PieceKind, Position, Side};
+use crate::search::tactics::wins_at_once;
+use crate::search::{Budget, SearchCap};
 
 /// The score of a win on the board now; a win `n` plies ahead scores `WIN - n`.
 pub const WIN: i32 = 1_000_000;
@@ -35,96 +33,6 @@ pub const WIN_BOUND: i32 = WIN - 10_000;
 const INFINITY: i32 = WIN + 1;
 /// Deepest ply the search reaches (iterative deepening stops here in any case).
 pub const MAX_PLY: usize = 128;
-
-/// Settings of the alpha-beta agent; `configs/alphabeta.toml` documents every field, and
-/// `Default` equals that file.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AlphaBetaConfig {
-    pub eval: EvalWeights,
-    pub search: SearchSettings,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchSettings {
-    /// Transposition table size in MiB.
-    pub tt_megabytes: usize,
-    /// Nodes between looks at the clock (or node budget).
-    pub check_every: u64,
-    /// With a time limit, no new iteration starts after this share of the time has passed.
-    pub new_iteration_share: f32,
-    /// Scores map to values in [-1, 1] as tanh(score / value_scale).
-    pub value_scale: f32,
-    /// Largest evaluation offset in a game's sampling phase (see `AlphaBeta::vary`), at
-    /// temperature 1. Missing from older files: the default.
-    #[serde(default = "default_opening_noise")]
-    pub opening_noise: i32,
-    /// Plies of captures (and immediate wins) searched past the depth before a leaf is
-    /// evaluated; 0 evaluates at the depth. Missing from older files: 0.
-    #[serde(default)]
-    pub quiescence: u32,
-}
-
-fn default_opening_noise() -> i32 {
-    SearchSettings::default().opening_noise
-}
-
-/// The most quiescence plies a settings file may ask for.
-pub const MAX_QUIESCENCE: u32 = 32;
-
-impl Default for SearchSettings {
-    fn default() -> Self {
-        SearchSettings {
-            tt_megabytes: 16,
-            check_every: 1024,
-            new_iteration_share: 0.4,
-            value_scale: 600.0,
-            opening_noise: 50,
-            quiescence: 0,
-        }
-    }
-}
-
-impl AlphaBetaConfig {
-    /// Reads and checks an alpha-beta settings file.
-    pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, ConfigError> {
-        crate::config::load(path.as_ref())
-    }
-
-    /// Parses and checks alpha-beta settings; `origin` names them in errors.
-    pub fn parse(text: &str, origin: &str) -> Result<AlphaBetaConfig, ConfigError> {
-        crate::config::parse(text, origin)
-    }
-}
-
-impl Settings for AlphaBetaConfig {
-    fn check(&self) -> Result<(), Invalid> {
-        let s = &self.search;
-        if !(1..=65_536).contains(&s.tt_megabytes) {
-            return Err("search.tt_megabytes must lie in 1..=65536".into());
-        }
-        if s.check_every == 0 {
-            return Err("search.check_every must be at least 1".into());
-        }
-        if !(s.new_iteration_share > 0.0 && s.new_iteration_share <= 1.0) {
-            return Err("search.new_iteration_share must lie in (0, 1]".into());
-        }
-        if !(s.value_scale.is_finite() && s.value_scale > 0.0) {
-            return Err("search.value_scale must be positive".into());
-        }
-        if !(0..=self.eval.material * 10).contains(&s.opening_noise) {
-            return Err("search.opening_noise must lie in 0..=10 * eval.material".into());
-        }
-        if s.quiescence > MAX_QUIESCENCE {
-            return Err(format!("search.quiescence must lie in 0..={MAX_QUIESCENCE}").into());
-        }
-        if self.eval.material <= 0 {
-            return Err("eval.material must be positive".into());
-        }
-        Ok(())
-    }
-}
 
 /// How long to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,11 +47,11 @@ pub enum Limit {
 }
 
 /// An agent's budget as an alpha-beta limit: a count is a depth (at least 1), a time a time.
-impl From<super::Budget> for Limit {
-    fn from(budget: super::Budget) -> Limit {
+impl From<Budget> for Limit {
+    fn from(budget: Budget) -> Limit {
         match budget {
-            super::Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
-            super::Budget::Time(t) => Limit::Time(t),
+            Budget::Nodes(depth) => Limit::Depth(depth.max(1)),
+            Budget::Time(t) => Limit::Time(t),
         }
     }
 }

@@ -2,77 +2,12 @@
 //! Monte-Carlo tree search algorithms"): a playout takes a move that wins at once when it has one,
 //! and otherwise blocks the king's open line to an escape square when the king threatens one. And
 //! a cheap move prior for rollout searches: winning, capturing, blocking and king moves first.
-//!
-//! Only the public `Position` API is used. Two kinds of move can win at once and both are cheap
-//! to spot: the king reaching an escape square, and an attacker landing next to the king (which
-//! may capture it; confirmed by playing it on a copy). Rarer endings (encirclement, edge forts,
-//! no moves left) are left to the search, which finds them when it visits them.
 
 use rand::Rng;
 
 use crate::rules::playout::{playout_with, PlayoutResult};
 use crate::rules::{Move, Position, Side, Square};
-
-fn adjacent(pos: &Position, a: Square, b: Square) -> bool {
-    (0..4).any(|d| pos.variant().neighbour(a, d) == Some(b))
-}
-
-/// Whether `mv` (legal in `pos`) ends the game at once in the mover's favour, for the two
-/// endings a single move usually brings: an escape, or the capture of the king.
-pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
-    let Some(king) = pos.king() else {
-        return false;
-    };
-    if !mv.moves_a_piece() {
-        return false;
-    }
-    match pos.side_to_move() {
-        Side::Defenders => mv.from() == king && pos.variant().is_escape(mv.to()),
-        Side::Attackers => {
-            if !adjacent(pos, mv.to(), king) {
-                return false;
-            }
-            let mut next = pos.clone();
-            next.play_unchecked(mv);
-            next.status()
-                .is_some_and(|o| o.winner == Some(Side::Attackers))
-        }
-    }
-}
-
-/// The squares on the king's open lines to an escape square (the escape square included): an
-/// attacker landing on one of them closes that line. Returns how many lines are open. Move
-/// limits of the king are ignored, so a threat may be overstated on variants that cap them.
-pub fn escape_lines(pos: &Position, out: &mut Vec<Square>) -> usize {
-    out.clear();
-    let Some(king) = pos.king() else {
-        return 0;
-    };
-    let v = pos.variant();
-    let mut lines = 0;
-    for d in 0..4 {
-        let start = out.len();
-        let mut sq = king;
-        let mut open = false;
-        while let Some(n) = v.neighbour(sq, d) {
-            if pos.piece_at(n).is_some() {
-                break;
-            }
-            out.push(n);
-            if v.is_escape(n) {
-                open = true;
-                break;
-            }
-            sq = n;
-        }
-        if open {
-            lines += 1;
-        } else {
-            out.truncate(start);
-        }
-    }
-    lines
-}
+use crate::search::tactics::{adjacent, escape_lines, wins_at_once};
 
 /// Buffers a decisive playout reuses.
 #[derive(Default)]

@@ -3,14 +3,9 @@
 //! Values on a node are from the point of view of the side that chose it (the side to move at
 //! its parent), so berserk chains, where the same side moves twice, need no special case.
 //!
-//! Proven results (MCTS-Solver, Winands et al. 2008): a node whose position is over, or one of
-//! whose moves wins at once, is proven; a node with a proven winning child is a proven win, one
-//! whose children are all proven losses a proven loss (all proven, one a draw: a proven draw).
-//! Proofs are stored, like values, from the chooser's point of view, and a proven node backs up
-//! its exact value instead of being searched further. A chance node is proven only when all six
-//! rolls are proven alike. Positions in the tree carry their history from the root, so a proof
-//! that depends on a repetition is exact for the path that reached it; the tree is a tree, not a
-//! graph, so no proof is shared between paths.
+//! Proven results (the solver's, `solver.rs`) are stored on the nodes: `select` backs up a
+//! proven node's exact value instead of searching it further and never picks a proven loss while
+//! anything else is left.
 
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -18,19 +13,20 @@ use rand_distr::{Distribution, Gamma};
 
 use super::config::{Fpu, SearchConfig, Selection};
 use super::evaluator::Evaluation;
+use super::solver::{result_for, Proof};
 use crate::rules::{Move, Position, Side};
 
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Edge {
+pub(super) enum Edge {
     Root,
     Move(Move),
     Roll(u8),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum State {
+pub(super) enum State {
     Unexpanded,
     Expanded,
     /// A die must be rolled here: children are the six rolls.
@@ -39,35 +35,9 @@ enum State {
     Terminal(f32),
 }
 
-/// A proven game result for one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Proof {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Proof {
-    pub fn flip(self) -> Proof {
-        match self {
-            Proof::Win => Proof::Loss,
-            Proof::Loss => Proof::Win,
-            Proof::Draw => Proof::Draw,
-        }
-    }
-
-    pub fn value(self) -> f32 {
-        match self {
-            Proof::Win => 1.0,
-            Proof::Draw => 0.0,
-            Proof::Loss => -1.0,
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
-struct Node {
-    edge: Edge,
+pub(super) struct Node {
+    pub(super) edge: Edge,
     parent: u32,
     first_child: u32,
     children: u32,
@@ -75,14 +45,14 @@ struct Node {
     visits: u32,
     /// Sum of backed-up values from the chooser's point of view.
     value_sum: f32,
-    chooser: Side,
-    state: State,
+    pub(super) chooser: Side,
+    pub(super) state: State,
     /// The evaluation's value, for the side to move here.
     eval_value: f32,
     /// Proven result from the chooser's point of view (at the root: for its side to move).
-    proof: Option<Proof>,
+    pub(super) proof: Option<Proof>,
     /// Plies to the end of the game under the proof (shortest win, longest loss).
-    proof_plies: u16,
+    pub(super) proof_plies: u16,
     /// Leaves below (or at) this node waiting for an evaluation: each counts as a lost visit
     /// for the chooser until it is backed up (virtual loss).
     in_flight: u32,
@@ -140,12 +110,12 @@ struct Pending {
 }
 
 pub struct Tree {
-    nodes: Vec<Node>,
-    root_position: Position,
+    pub(super) nodes: Vec<Node>,
+    pub(super) root_position: Position,
     /// Leaves waiting for an evaluation, oldest first.
     pending: std::collections::VecDeque<Pending>,
     /// `SearchConfig::draw_value` this tree's values were backed up with.
-    draw_value: f32,
+    pub(super) draw_value: f32,
 }
 
 /// One root child's statistics.
@@ -160,15 +130,6 @@ pub struct ChildStats {
     /// Proven result for the side to move at the root, and plies to the end under it.
     pub proof: Option<Proof>,
     pub proof_plies: u16,
-}
-
-/// The result of a finished game for `side`.
-fn result_for(side: Side, winner: Option<Side>) -> Proof {
-    match winner {
-        Some(w) if w == side => Proof::Win,
-        Some(_) => Proof::Loss,
-        None => Proof::Draw,
-    }
 }
 
 impl Tree {
@@ -193,16 +154,6 @@ impl Tree {
         if v != self.draw_value {
             *self = Tree::new(self.root_position.clone());
             self.draw_value = v;
-        }
-    }
-
-    /// The value of a proven result `p` for `side`: a draw is worth the draw value for the
-    /// root's side to move and its negation for the other.
-    fn proof_value(&self, p: Proof, side: Side) -> f32 {
-        match p {
-            Proof::Draw if side == self.root_position.side_to_move() => self.draw_value,
-            Proof::Draw => -self.draw_value,
-            _ => p.value(),
         }
     }
 
@@ -289,7 +240,7 @@ impl Tree {
         self.nodes.iter().map(|n| n.in_flight as u64).sum()
     }
 
-    fn child_range(&self, node: usize) -> std::ops::Range<usize> {
+    pub(super) fn child_range(&self, node: usize) -> std::ops::Range<usize> {
         let n = &self.nodes[node];
         if n.first_child == NONE {
             0..0
@@ -463,21 +414,6 @@ impl Tree {
         self.nodes[node].children = count;
     }
 
-    /// Marks a node whose position is over with its `result` for `side`, the side to move
-    /// there; returns its value for that side.
-    fn make_terminal(&mut self, node: usize, result: Proof, side: Side) -> f32 {
-        let v = self.proof_value(result, side);
-        let n = &mut self.nodes[node];
-        n.state = State::Terminal(v);
-        n.proof = Some(if n.chooser == side {
-            result
-        } else {
-            result.flip()
-        });
-        n.proof_plies = 0;
-        v
-    }
-
     /// Expands the oldest pending leaf with its evaluation (taking back its virtual loss) and
     /// backs the value up. At the root, mixes Dirichlet noise into the priors when the config
     /// asks for it. With the solver, moves that win at once are proven on the spot (and so is
@@ -532,114 +468,10 @@ impl Tree {
         self.add_children(node, edges, side);
         self.nodes[node].state = State::Expanded;
         self.nodes[node].eval_value = eval.value;
-        let mut value = eval.value;
-        if cfg.solver || cfg.immediate_wins {
-            let mut wins = false;
-            for c in first..self.nodes.len() {
-                if let Edge::Move(m) = self.nodes[c].edge {
-                    if super::rollout::wins_at_once(&position, m) {
-                        // the mover won: after the move, the loser (or nobody) is to move
-                        let mut next = position.clone();
-                        next.play_unchecked(m);
-                        let after = next.side_to_move();
-                        self.make_terminal(c, result_for(after, Some(side)), after);
-                        wins = true;
-                    }
-                }
-            }
-            if wins && !cfg.solver {
-                value = 1.0;
-            }
-        }
-        if cfg.solver {
-            if let Some(p) = self.recompute_proof(node) {
-                // the exact value replaces the evaluation's estimate
-                let n = &self.nodes[node];
-                let mine = if n.chooser == side || node == 0 {
-                    p
-                } else {
-                    p.flip()
-                };
-                value = self.proof_value(mine, side);
-            }
-        }
+        let value = self.settle_expansion(node, first, &position, eval.value, cfg);
         self.backup(&path, value, side);
         if cfg.solver {
             self.propagate_proofs(&path);
-        }
-    }
-
-    /// The proof of an expanded or chance node from its children's (None when unproven); stores
-    /// it on the node.
-    fn recompute_proof(&mut self, node: usize) -> Option<Proof> {
-        let range = self.child_range(node);
-        if range.is_empty() {
-            return self.nodes[node].proof;
-        }
-        // children's proofs are from the point of view of the side to move at `node`
-        let mover = self.nodes[range.start].chooser;
-        let (proof, plies) = match self.nodes[node].state {
-            State::Expanded => {
-                let mut win: Option<u16> = None;
-                let mut all_proven = true;
-                let mut draw = false;
-                let mut longest = 0u16;
-                for c in range {
-                    let child = &self.nodes[c];
-                    match child.proof {
-                        Some(Proof::Win) => {
-                            win = Some(win.map_or(child.proof_plies, |w| w.min(child.proof_plies)))
-                        }
-                        Some(Proof::Draw) => draw = true,
-                        Some(Proof::Loss) => {}
-                        None => all_proven = false,
-                    }
-                    longest = longest.max(child.proof_plies);
-                }
-                match win {
-                    Some(w) => (Proof::Win, w),
-                    None if !all_proven => return None,
-                    None if draw => (Proof::Draw, longest),
-                    None => (Proof::Loss, longest),
-                }
-            }
-            State::Chance => {
-                let first = self.nodes[range.start].proof?;
-                let mut longest = 0u16;
-                for c in range {
-                    if self.nodes[c].proof != Some(first) {
-                        return None;
-                    }
-                    longest = longest.max(self.nodes[c].proof_plies);
-                }
-                (first, longest)
-            }
-            _ => return self.nodes[node].proof,
-        };
-        let n = &mut self.nodes[node];
-        let mine = if node == 0 || n.chooser == mover {
-            proof
-        } else {
-            proof.flip()
-        };
-        n.proof = Some(mine);
-        n.proof_plies = plies.saturating_add(1);
-        Some(mine)
-    }
-
-    /// Recomputes proofs from the end of `path` (a node just proven, or not) up to the root,
-    /// stopping at the first node that stays unproven.
-    fn propagate_proofs(&mut self, path: &[u32]) {
-        for (k, &i) in path.iter().rev().enumerate() {
-            let i = i as usize;
-            let proven = if k == 0 || matches!(self.nodes[i].state, State::Terminal(_)) {
-                self.nodes[i].proof.is_some()
-            } else {
-                self.recompute_proof(i).is_some()
-            };
-            if !proven {
-                break;
-            }
         }
     }
 

@@ -1,0 +1,99 @@
+//! Settings of the alpha-beta agent (`configs/alphabeta.toml`): the evaluation's weights and the
+//! search's table size, clock checks, value scale, opening noise and quiescence.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::heuristic::EvalWeights;
+use crate::config::{ConfigError, Invalid, Settings};
+
+/// Settings of the alpha-beta agent; `configs/alphabeta.toml` documents every field, and
+/// `Default` equals that file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaBetaConfig {
+    pub eval: EvalWeights,
+    pub search: SearchSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    /// Transposition table size in MiB.
+    pub tt_megabytes: usize,
+    /// Nodes between looks at the clock (or node budget).
+    pub check_every: u64,
+    /// With a time limit, no new iteration starts after this share of the time has passed.
+    pub new_iteration_share: f32,
+    /// Scores map to values in [-1, 1] as tanh(score / value_scale).
+    pub value_scale: f32,
+    /// Largest evaluation offset in a game's sampling phase (see `AlphaBeta::vary`), at
+    /// temperature 1. Missing from older files: the default.
+    #[serde(default = "default_opening_noise")]
+    pub opening_noise: i32,
+    /// Plies of captures (and immediate wins) searched past the depth before a leaf is
+    /// evaluated; 0 evaluates at the depth. Missing from older files: 0.
+    #[serde(default)]
+    pub quiescence: u32,
+}
+
+fn default_opening_noise() -> i32 {
+    SearchSettings::default().opening_noise
+}
+
+/// The most quiescence plies a settings file may ask for.
+pub const MAX_QUIESCENCE: u32 = 32;
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            tt_megabytes: 16,
+            check_every: 1024,
+            new_iteration_share: 0.4,
+            value_scale: 600.0,
+            opening_noise: 50,
+            quiescence: 0,
+        }
+    }
+}
+
+impl AlphaBetaConfig {
+    /// Reads and checks an alpha-beta settings file.
+    pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, ConfigError> {
+        crate::config::load(path.as_ref())
+    }
+
+    /// Parses and checks alpha-beta settings; `origin` names them in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<AlphaBetaConfig, ConfigError> {
+        crate::config::parse(text, origin)
+    }
+}
+
+impl Settings for AlphaBetaConfig {
+    fn check(&self) -> Result<(), Invalid> {
+        let s = &self.search;
+        if !(1..=65_536).contains(&s.tt_megabytes) {
+            return Err("search.tt_megabytes must lie in 1..=65536".into());
+        }
+        if s.check_every == 0 {
+            return Err("search.check_every must be at least 1".into());
+        }
+        if !(s.new_iteration_share > 0.0 && s.new_iteration_share <= 1.0) {
+            return Err("search.new_iteration_share must lie in (0, 1]".into());
+        }
+        if !(s.value_scale.is_finite() && s.value_scale > 0.0) {
+            return Err("search.value_scale must be positive".into());
+        }
+        if !(0..=self.eval.material * 10).contains(&s.opening_noise) {
+            return Err("search.opening_noise must lie in 0..=10 * eval.material".into());
+        }
+        if s.quiescence > MAX_QUIESCENCE {
+            return Err(format!("search.quiescence must lie in 0..={MAX_QUIESCENCE}").into());
+        }
+        if self.eval.material <= 0 {
+            return Err("eval.material must be positive".into());
+        }
+        Ok(())
+    }
+}

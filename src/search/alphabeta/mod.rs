@@ -1,0 +1,14 @@
+//! The classical reference opponent (`ab:DEPTH`, `ab:t=100ms`): `negamax` is its search
+//! (iterative deepening, alpha-beta with principal variation search, move ordering, quiescence,
+//! expectimax over the die), `heuristic` its static evaluation read off the variant's rules,
+//! `ttable` its transposition table and `config` its settings file. With the tree search it shares
+//! only what `search` itself holds: the budget, the cap and the one-move tactics.
+
+pub mod config;
+pub mod heuristic;
+pub mod negamax;
+pub mod ttable;
+
+pub use config::{AlphaBetaConfig, SearchSettings, MAX_QUIESCENCE};
+pub use heuristic::{EvalWeights, Heuristic, EVAL_LIMIT, WEIGHT_NAMES};
+pub use negamax::{is_quiet, AbResult, AlphaBeta, Limit, MAX_PLY, WIN, WIN_BOUND};
