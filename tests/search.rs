@@ -385,6 +385,30 @@ fn the_solver_finds_a_forced_escape_in_two_and_plays_it() {
 }
 
 #[test]
+fn solver_stops_off_spends_the_whole_budget_on_a_proven_root_and_each_search_reads_it() {
+    // the escape in two proves the root within a few hundred simulations
+    let pos = board(&variant("brandubh"), FORK, Defenders);
+    let budget = 1000;
+    let mut search = Search::new(pos, quiet(), Budget::Nodes(budget));
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let d = run(&mut search, &mut UniformEvaluator, &mut rng).expect("a move");
+    assert_eq!(d.proof, Some(Proof::Win));
+    assert!(d.simulations < budget, "{} simulations", d.simulations);
+    // the same tree searched again with solver_stops off: every simulation is spent
+    let full = SearchConfig {
+        solver_stops: false,
+        ..quiet()
+    };
+    search.restart(full, Budget::Nodes(budget), &mut rng);
+    let d = run(&mut search, &mut UniformEvaluator, &mut rng).expect("a move");
+    assert_eq!((d.proof, d.simulations), (Some(Proof::Win), budget));
+    // and on again: the proven root ends the next search before its first simulation
+    search.restart(quiet(), Budget::Nodes(budget), &mut rng);
+    let d = run(&mut search, &mut UniformEvaluator, &mut rng).expect("a move");
+    assert_eq!((d.proof, d.simulations), (Some(Proof::Win), 0));
+}
+
+#[test]
 fn a_lost_root_is_reported_as_a_proven_loss_with_a_move() {
     // attackers to move against the fork after c4-a4: every move loses but the search must
     // report it and still return a move (the longest resistance)

@@ -46,11 +46,15 @@ pub struct SearchConfig {
     pub solver: bool,
     /// Without the solver: children that win at once (an escape, a king capture) are still made
     /// terminal, and a leaf whose mover has one is valued as a win, but nothing is proven and
-    /// the search never stops early. One ply of exact tactics for a network's search.
+    /// the search never stops early. One ply of exact tactics for a network's search. No shipped
+    /// config sets it; the `brandubh-wins` and `tavlei-wins` runs of experiments/learning/run.sh
+    /// do. Read at each expansion beside `solver`, which when on settles it unread.
     #[serde(default)]
     pub immediate_wins: bool,
     /// With the solver: stop a search once its root is proven (off: spend the whole budget, so
-    /// the visit counts, the policy target, come from as many simulations as elsewhere).
+    /// the visit counts, the policy target, come from as many simulations as elsewhere). Only the
+    /// `brandubh-solver-full` run of experiments/learning/run.sh turns it off; the driver reads it
+    /// once per search (`stops_when_proven`).
     #[serde(default = "default_true")]
     pub solver_stops: bool,
     /// The value of a drawn end (repetition, length cap) for the side to move at the root, and
@@ -73,7 +77,9 @@ pub struct SearchConfig {
     /// searches): a child with prior P is chosen while it has fewer than `sqrt(k P N)` visits
     /// (N the root's), so noise-favoured moves get looked at; the policy target then takes back
     /// each child's visits that PUCT would not have given it (policy target pruning). `k`, 2 in
-    /// KataGo; 0 (the default) is off.
+    /// KataGo; 0 (the default) is off. No shipped config sets it; the `forced` arm of
+    /// experiments/learning/ablation.sh does. The driver reads it once per search
+    /// (`forces_playouts`); all its work is in `forced.rs`.
     #[serde(default)]
     pub forced_playouts: f32,
 }
@@ -135,6 +141,11 @@ impl SearchConfig {
         } else {
             self.dirichlet_alpha
         }
+    }
+
+    /// Whether a search with these settings stops once its root is proven.
+    pub fn stops_when_proven(&self) -> bool {
+        self.solver && self.solver_stops
     }
 
     /// Whether a root child is forced (`forced_playouts`) in this search: a noised PUCT root.

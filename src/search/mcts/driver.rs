@@ -70,6 +70,11 @@ pub struct Search {
     checked: u32,
     /// Bounds over the budget (`set_cap`).
     cap: SearchCap,
+    /// Options no shipped config sets, read from `cfg` once per search so that a simulation
+    /// pays nothing for them: whether a proven root ends the search (`solver_stops`), and
+    /// whether the root forces playouts (`forced_playouts`).
+    stops_when_proven: bool,
+    forces_playouts: bool,
 }
 
 impl Search {
@@ -82,6 +87,8 @@ impl Search {
         tree.use_draw_value(cfg.draw_value);
         Search {
             tree,
+            stops_when_proven: cfg.stops_when_proven(),
+            forces_playouts: cfg.forces_playouts(),
             cfg,
             budget,
             plan: None,
@@ -153,6 +160,8 @@ impl Search {
     /// settings and budget. Mixes root noise into a reused root when the settings ask for it.
     pub fn restart<R: Rng>(&mut self, cfg: SearchConfig, budget: Budget, rng: &mut R) {
         self.record_rate();
+        self.stops_when_proven = cfg.stops_when_proven();
+        self.forces_playouts = cfg.forces_playouts();
         self.cfg = cfg;
         self.budget = budget;
         self.plan = None;
@@ -191,7 +200,7 @@ impl Search {
     }
 
     fn solved(&self) -> bool {
-        self.cfg.solver && self.cfg.solver_stops && self.tree.root_proof().is_some()
+        self.stops_when_proven && self.tree.root_proof().is_some()
     }
 
     fn spent(&self) -> bool {
@@ -278,6 +287,7 @@ impl Search {
             let ctx = SelectContext {
                 forced_root_child: forced,
                 root_budget: self.budget.nodes(),
+                forced_playouts: self.forces_playouts,
             };
             let at_root = !self.tree.root_is_expanded();
             match self.tree.select(&self.cfg, ctx) {
@@ -366,7 +376,7 @@ impl Search {
         };
         let visited = children.iter().any(|c| c.visits > 0);
         // forced playouts give back what was only forced before the visits teach or choose
-        let pruned = (visited && self.plan.is_none() && self.cfg.forces_playouts())
+        let pruned = (visited && self.plan.is_none() && self.forces_playouts)
             .then(|| super::forced::pruned_visits(&children, &self.cfg));
         // with no simulation at all, the priors decide
         let weight = |i: usize| match &pruned {

@@ -1,10 +1,50 @@
-//! Policy target pruning, the second half of KataGo's forced playouts (`SearchConfig::
-//! forced_playouts`): the visits a root child got only because it was forced are taken back
-//! before its visits become a training target, so forcing widens the search without teaching
-//! the network to like the moves it forced.
+//! KataGo's forced playouts with policy target pruning (`SearchConfig::forced_playouts`, k; off
+//! by default and in every shipped config, kept for the `forced` arm of the sample-efficiency
+//! ablation, experiments/learning/ablation.sh). At a noised PUCT root a child with prior P is
+//! chosen while it has fewer than `floor(sqrt(k P N))` visits (N the root's), so noise-favoured
+//! moves get looked at; before the visits become a training target, the visits a child got only
+//! because it was forced are taken back, so forcing widens the search without teaching the
+//! network to like the moves it forced. The driver decides once per search whether its root
+//! forces (`SearchConfig::forces_playouts`); a search that does not never reaches this file.
 
-use super::config::SearchConfig;
-use super::tree::ChildStats;
+use super::config::{Fpu, SearchConfig};
+use super::solver::Proof;
+use super::tree::{ChildStats, Tree};
+
+impl Tree {
+    /// The root child a forced playout goes to, if any: the first child, in the order
+    /// `pick_child` reads them (within the widening window, proven losses passed over), short of
+    /// its forced visits. `None` also where an earlier child is an unvisited one that
+    /// unvisited-first would take anyway: the choice is then `pick_child`'s, as without forcing.
+    pub(super) fn forced_playout_child(
+        &self,
+        cfg: &SearchConfig,
+        budget: Option<u32>,
+    ) -> Option<usize> {
+        let parent = self.nodes[0].seen();
+        let window = self.window(0, cfg, budget);
+        let mut seen = 0;
+        for c in self.child_range(0) {
+            if seen >= window {
+                break;
+            }
+            let child = &self.nodes[c];
+            let proof = if cfg.solver { child.proof } else { None };
+            if proof == Some(Proof::Loss) {
+                continue;
+            }
+            seen += 1;
+            let n = child.seen();
+            if (n as f32) < cfg.forced_visits(child.prior, parent).floor() {
+                return Some(c);
+            }
+            if n == 0 && proof.is_none() && cfg.fpu == Fpu::UnvisitedFirst {
+                return None;
+            }
+        }
+        None
+    }
+}
 
 /// The root children's visits as a policy target: every child but the most visited gives back
 /// up to its forced visits, as long as PUCT would still prefer the most visited child after

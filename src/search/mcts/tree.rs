@@ -41,7 +41,7 @@ pub(super) struct Node {
     parent: u32,
     first_child: u32,
     children: u32,
-    prior: f32,
+    pub(super) prior: f32,
     visits: u32,
     /// Sum of backed-up values from the chooser's point of view.
     value_sum: f32,
@@ -78,7 +78,7 @@ impl Node {
     }
 
     /// Visits, counting those on their way.
-    fn seen(&self) -> u32 {
+    pub(super) fn seen(&self) -> u32 {
         self.visits + self.in_flight
     }
 }
@@ -101,6 +101,9 @@ pub struct SelectContext {
     pub forced_root_child: Option<usize>,
     /// Simulations this search may still run, when counted in nodes (widening at the root).
     pub root_budget: Option<u32>,
+    /// KataGo's forced playouts at the root (`SearchConfig::forces_playouts`, decided once per
+    /// search): a root child short of its forced visits is chosen first.
+    pub forced_playouts: bool,
 }
 
 struct Pending {
@@ -316,14 +319,17 @@ impl Tree {
                     cur = child;
                 }
                 State::Expanded => {
-                    let child = match ctx.forced_root_child {
-                        Some(i) if cur == 0 => {
-                            self.child_range(0).nth(i).expect("forced child exists")
-                        }
-                        _ => {
-                            let budget = if cur == 0 { ctx.root_budget } else { None };
-                            self.pick_child(cur, cfg, budget)
-                        }
+                    let child = if cur != 0 {
+                        self.pick_child(cur, cfg, None)
+                    } else if let Some(i) = ctx.forced_root_child {
+                        self.child_range(0).nth(i).expect("forced child exists")
+                    } else {
+                        let forced = if ctx.forced_playouts {
+                            self.forced_playout_child(cfg, ctx.root_budget)
+                        } else {
+                            None
+                        };
+                        forced.unwrap_or_else(|| self.pick_child(0, cfg, ctx.root_budget))
                     };
                     if let Edge::Move(mv) = self.nodes[child].edge {
                         pos.play_unchecked(mv);
@@ -336,7 +342,7 @@ impl Tree {
     }
 
     /// How many children (best prior first) a node may choose from: progressive widening.
-    fn window(&self, node: usize, cfg: &SearchConfig, budget: Option<u32>) -> usize {
+    pub(super) fn window(&self, node: usize, cfg: &SearchConfig, budget: Option<u32>) -> usize {
         let count = self.nodes[node].children as usize;
         if cfg.widening <= 0.0 || budget.is_some_and(|b| b as usize >= count) {
             return count;
@@ -351,7 +357,6 @@ impl Tree {
         let sqrt_n = (parent.seen().max(1) as f32).sqrt();
         let ln_n = (parent.seen().max(1) as f32).ln();
         let fpu = parent.eval_value - cfg.fpu_reduction;
-        let forcing = node == 0 && cfg.forces_playouts();
         let mut best = (f32::NEG_INFINITY, NONE as usize);
         let mut fallback = (f32::NEG_INFINITY, NONE as usize);
         let mut seen = 0;
@@ -373,9 +378,6 @@ impl Tree {
             seen += 1;
             // leaves on their way count as lost visits (virtual loss)
             let n = child.seen();
-            if forcing && (n as f32) < cfg.forced_visits(child.prior, parent.seen()).floor() {
-                return c;
-            }
             let q = match proof {
                 Some(p) => self.proof_value(p, child.chooser),
                 None if n == 0 => match cfg.fpu {
