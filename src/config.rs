@@ -47,6 +47,25 @@ pub enum ConfigError {
     Invalid { path: String, source: Invalid },
 }
 
+/// Keys removed from a settings file, each with where it went: a file that still spells one is
+/// told so and where to find it, not only that the key is unknown.
+pub const RETIRED_KEYS: &[(&str, &str)] = &[(
+    "gumbel_legacy",
+    "the Gumbel search before issue 11 is in commit 56237c3; files with `gumbel_legacy = false` \
+     loaded until commit 5ecb5c4",
+)];
+
+/// A parser's message, or for an unknown key that was removed, where it went.
+fn retired_or(message: &str) -> String {
+    RETIRED_KEYS
+        .iter()
+        .find(|(key, _)| message.starts_with(&format!("unknown field `{key}`")))
+        .map_or_else(
+            || message.to_string(),
+            |(key, went)| format!("`{key}` was removed ({went}); drop the line"),
+        )
+}
+
 /// Reads and checks a settings file.
 pub fn load<T: Settings>(path: &Path) -> Result<T, ConfigError> {
     let name = path.display().to_string();
@@ -64,7 +83,7 @@ pub fn parse<T: Settings>(text: &str, origin: &str) -> Result<T, ConfigError> {
         line: e
             .span()
             .map_or(0, |span| text[..span.start].matches('\n').count() + 1),
-        message: e.message().to_string(),
+        message: retired_or(e.message()),
     })?;
     settings.check().map_err(|source| ConfigError::Invalid {
         path: origin.to_string(),

@@ -1,6 +1,9 @@
 //! Settings of the Monte Carlo tree search: selection (PUCT or UCT), first-play urgency, root
 //! noise, Gumbel root search, the solver, draw value, leaf batching and forced playouts.
 
+/// Removed keys are refused by the settings loader with the commit that last had them
+/// (`crate::config::RETIRED_KEYS`): `gumbel_legacy`, the switch to the Gumbel search before
+/// issue 11, which commit 56237c3 has; files spelling `gumbel_legacy = false` loaded until 5ecb5c4.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchConfig {
@@ -22,10 +25,6 @@ pub struct SearchConfig {
     pub gumbel_actions: usize,
     pub gumbel_c_visit: f32,
     pub gumbel_c_scale: f32,
-    /// Retired: the Gumbel search before issue 11 (last in commit 56237c3). Accepted as `false`
-    /// so that configs written before its removal still load.
-    #[serde(default, rename = "gumbel_legacy", skip_serializing)]
-    pub retired_gumbel_legacy: bool,
     /// How a child is picked: PUCT (network priors) or UCT (rollout values).
     #[serde(default)]
     pub selection: Selection,
@@ -119,9 +118,6 @@ pub enum Fpu {
 impl SearchConfig {
     /// What is wrong with these settings, for a config file's error.
     pub fn check(&self) -> Result<(), String> {
-        if self.retired_gumbel_legacy {
-            return Err("search.gumbel_legacy was removed (the Gumbel search before issue 11 is in commit 56237c3); drop the line".into());
-        }
         if self.leaf_batch == Some(0) {
             return Err("search.leaf_batch must be at least 1 (leaves per evaluator call)".into());
         }
@@ -189,7 +185,6 @@ impl Default for SearchConfig {
             gumbel_actions: 16,
             gumbel_c_visit: 50.0,
             gumbel_c_scale: 1.0,
-            retired_gumbel_legacy: false,
             selection: Selection::Puct,
             fpu: Fpu::Parent,
             c_uct: default_c_uct(),
@@ -201,5 +196,51 @@ impl Default for SearchConfig {
             leaf_batch: None,
             forced_playouts: 0.0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Invalid, Settings};
+
+    /// A settings file with a `[search]` table, as self-play's and the pipeline's have.
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        search: SearchConfig,
+    }
+
+    impl Settings for File {
+        fn check(&self) -> Result<(), Invalid> {
+            Ok(())
+        }
+    }
+
+    fn search_table(extra: &str) -> String {
+        let table = toml::to_string(&SearchConfig::default()).expect("serialises");
+        format!("[search]\n{table}{extra}")
+    }
+
+    #[test]
+    fn the_removed_gumbel_legacy_key_is_refused_with_the_commits_that_have_it() {
+        let file = crate::config::parse::<File>(&search_table(""), "selfplay.toml").expect("loads");
+        assert_eq!(file.search, SearchConfig::default());
+        let text = search_table("gumbel_legacy = false\n");
+        let line = text.lines().count();
+        let error = crate::config::parse::<File>(&text, "selfplay.toml")
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains(&format!("line {line}")), "{error}");
+        assert!(error.contains("`gumbel_legacy` was removed"), "{error}");
+        assert!(
+            error.contains("56237c3") && error.contains("5ecb5c4"),
+            "{error}"
+        );
+        // a key that never existed is still serde's unknown field
+        let error = crate::config::parse::<File>(&search_table("gumbel_lgacy = 1\n"), "x.toml")
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("unknown field `gumbel_lgacy`"), "{error}");
     }
 }
