@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -123,7 +123,6 @@ pub fn router(state: Shared, allowed: Allowed, limits: ServeLimits) -> Router {
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such address") })
         .with_state(state)
         .layer(middleware::from_fn_with_state(limits, buffered_body))
-        .layer(DefaultBodyLimit::max(limits.body_bytes))
         // outermost: a refused client gets nothing else, not even its body read
         .layer(middleware::from_fn_with_state(allowed, only_allowed))
 }

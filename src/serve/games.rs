@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use thiserror::Error;
 
@@ -21,7 +20,6 @@ use crate::nn::checkpoint::CheckpointMeta;
 use crate::play::game::{Game, Mover};
 use crate::rules::replay::steps;
 use crate::rules::{Position, Side, Variant};
-use crate::search::SearchCap;
 
 /// What a request asked that cannot be done, said so the page can show it.
 #[derive(Debug, Error)]
@@ -91,10 +89,8 @@ pub struct Games {
     device: tch::Device,
     /// At most this many games; the oldest goes first.
     capacity: usize,
-    /// The longest time budget an agent may ask for.
-    longest_move: Duration,
-    /// What every search is held to, whatever its spec.
-    cap: SearchCap,
+    /// The longest time budget an agent may ask for, and what every search is held to.
+    limits: ServeLimits,
 }
 
 /// A lock that a panicking holder poisoned still guards data that every step leaves whole.
@@ -110,16 +106,14 @@ impl Games {
             models: models.to_path_buf(),
             device,
             capacity: capacity.max(1),
-            longest_move: ServeLimits::default().move_time,
-            cap: ServeLimits::default().search_cap(),
+            limits: ServeLimits::default(),
         }
     }
 
-    /// The same games with agents asking at most `longest_move` a move, and every search bounded
-    /// by `cap`.
-    pub fn with_limits(mut self, longest_move: Duration, cap: SearchCap) -> Games {
-        self.longest_move = longest_move;
-        self.cap = cap;
+    /// The same games with agents asking at most `limits.move_time` a move, and every search
+    /// bounded by `limits.search_cap()`.
+    pub fn with_limits(mut self, limits: ServeLimits) -> Games {
+        self.limits = limits;
         self
     }
 
@@ -191,10 +185,11 @@ impl Games {
                 "alpha-beta weight files (`eval=`) are not loaded by the server".into(),
             ));
         }
-        if spec.time().is_some_and(|t| t > self.longest_move) || spec.simulations() > 1_000_000 {
+        if spec.time().is_some_and(|t| t > self.limits.move_time) || spec.simulations() > 1_000_000
+        {
             return Err(GameError::NotAllowed(format!(
                 "{text}: at most {} s or 1,000,000 simulations a move",
-                self.longest_move.as_secs_f64()
+                self.limits.move_time.as_secs_f64()
             )));
         }
         Ok(spec)
@@ -214,7 +209,7 @@ impl Games {
         let seed = request.seed.unwrap_or(1);
         let player = Player::new(&spec, variant.name(), self.device, seed)?
             .keeping_table()
-            .capped(self.cap);
+            .capped(self.limits.search_cap());
         let start = Position::start(&variant);
         let mut game = Game::new(start.clone(), seed);
         if let Some(text) = &request.record {
@@ -440,6 +435,8 @@ fn replay_into(game: &mut Game, variant: &Arc<Variant>, text: &str) -> Result<()
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn new_game(agent: &str) -> NewGame {
@@ -472,12 +469,12 @@ mod tests {
 
     #[test]
     fn a_depth_or_a_simulation_count_is_stopped_by_the_servers_clock() {
-        let cap = SearchCap {
-            time: Some(Duration::from_millis(200)),
-            tree_bytes: Some(64 << 20),
+        let limits = ServeLimits {
+            move_time: Duration::from_secs(1),
+            tree_bytes: 64 << 20,
+            ..ServeLimits::default()
         };
-        let games = Games::new(Path::new("models"), tch::Device::Cpu, 10)
-            .with_limits(Duration::from_secs(1), cap);
+        let games = Games::new(Path::new("models"), tch::Device::Cpu, 10).with_limits(limits);
         // uncapped, `ab:6` searches for tens of seconds and `mcts:200000` for seconds (and a
         // gigabyte): what shows the cap is the work done, short of what was asked
         for (agent, asked) in [("ab:6", 6), ("mcts:200000", 200_000)] {

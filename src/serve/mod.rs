@@ -57,8 +57,7 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> Result<()
         .build()
         .map_err(|e| ServeError::Server(e.to_string()))?;
     let limits = options.limits;
-    let games = Games::new(&options.models, options.device, options.capacity)
-        .with_limits(limits.move_time, limits.search_cap());
+    let games = Games::new(&options.models, options.device, options.capacity).with_limits(limits);
     let state = Arc::new(AppState {
         games,
         studies: Studies::find(&options.studies),
