@@ -40,7 +40,7 @@ pub fn games_for_equivalence(
     check("power", power, 0.0, 1.0)?;
     // equal true shares: the two one-sided tests share the miss probability 1 − power
     let z = normal_quantile(1.0 - alpha) + normal_quantile(1.0 - (1.0 - power) / 2.0);
-    Ok((z * z * 2.0 * share * (1.0 - share) / (margin * margin)).ceil() as u64)
+    Ok(games_per_level(z, share, margin))
 }
 
 /// Games a level for the study's TOST ([`equivalence`], 5 %) at 80 %-type `power`: the larger of
@@ -86,7 +86,13 @@ pub fn games_for_difference(
     check("alpha", alpha, 0.0, 1.0)?;
     check("power", power, 0.0, 1.0)?;
     let z = normal_quantile(1.0 - alpha / 2.0) + normal_quantile(power);
-    Ok((z * z * 2.0 * share * (1.0 - share) / (difference * difference)).ceil() as u64)
+    Ok(games_per_level(z, share, difference))
+}
+
+/// The normal approximation's games a level for two shares near `share` and a sum of normal
+/// quantiles `z`: `z² · 2p(1−p) / effect²`, rounded up.
+fn games_per_level(z: f64, share: f64, effect: f64) -> u64 {
+    (z * z * 2.0 * share * (1.0 - share) / (effect * effect)).ceil() as u64
 }
 
 /// The power of the study's equivalence test ([`equivalence`], TOST at 5 % with Newcombe's
