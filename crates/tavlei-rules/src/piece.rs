@@ -60,7 +60,7 @@ impl Piece {
     pub const KING: Piece = Piece::new(Side::Defenders, PieceKind::King);
 
     #[inline]
-    pub fn code(self) -> u8 {
+    pub const fn code(self) -> u8 {
         let kind = match self.kind {
             PieceKind::Taflman => 1,
             PieceKind::King => 2,
