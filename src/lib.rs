@@ -18,6 +18,7 @@ pub mod engine;
 pub mod eval;
 pub mod interop;
 pub mod nn;
+pub mod nnue;
 pub mod npy;
 pub mod numeric;
 pub mod pipeline;

@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["train"],
     &["report"],
     &["eval"],
+    &["nnue"],
     &["engine"],
     &["play"],
     &["pipeline"],

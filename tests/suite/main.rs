@@ -12,6 +12,8 @@ mod data;
 mod eval;
 mod kill;
 mod models;
+mod nnue_data;
+mod nnue_train;
 mod otep;
 mod otg;
 mod otn_rules;

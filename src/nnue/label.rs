@@ -1,0 +1,1 @@
+//! Labelling stored games (filled in next).
