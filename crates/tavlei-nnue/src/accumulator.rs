@@ -4,15 +4,18 @@
 /// an update reuses so that the search's hot path never allocates.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
+    /// `stride` sums; the columns past `width` are padding and stay zero.
     pub(crate) values: Vec<i16>,
+    width: usize,
     pub(crate) removed: Vec<u32>,
     pub(crate) added: Vec<u32>,
 }
 
 impl Accumulator {
-    pub(crate) fn new(width: usize, max_active: usize) -> Accumulator {
+    pub(crate) fn new(width: usize, stride: usize, max_active: usize) -> Accumulator {
         Accumulator {
-            values: vec![0; width],
+            values: vec![0; stride],
+            width,
             removed: Vec::with_capacity(max_active),
             added: Vec::with_capacity(max_active),
         }
@@ -20,7 +23,7 @@ impl Accumulator {
 
     /// The sums (quantised by 127), one per accumulator column.
     pub fn values(&self) -> &[i16] {
-        &self.values
+        &self.values[..self.width]
     }
 }
 

@@ -15,7 +15,7 @@ use safetensors::tensor::{Dtype, SafeTensorError, SafeTensors};
 use crate::error::NnueError;
 use crate::features::{self, FeatureSet};
 use crate::meta::Meta;
-use crate::network::{check_dimensions, Network};
+use crate::network::{check_dimensions, pad, stride_of, unpad, Network};
 use crate::{EVAL_PER_LOGIT, QA, QB};
 
 pub const FORMAT: &str = "tavlei-nnue";
@@ -55,7 +55,11 @@ fn le_bytes<T: Copy, const K: usize>(values: &[T], to: impl Fn(T) -> [u8; K]) ->
 /// tensor aligned to its element size), then by name.
 fn tensors(net: &Network) -> Vec<Stored> {
     let (f, n, h) = (net.features.count(), net.meta.width, net.meta.hidden);
-    let l1_weight: Vec<i8> = net.l1_weight.iter().map(|&w| w as i8).collect();
+    let stride = net.stride;
+    let l1_weight: Vec<i8> = unpad(&net.l1_weight, n, stride)
+        .iter()
+        .map(|&w| w as i8)
+        .collect();
     vec![
         Stored {
             name: "l1.bias",
@@ -79,13 +83,13 @@ fn tensors(net: &Network) -> Vec<Stored> {
             name: "ft.bias",
             dtype: Dtype::I16,
             shape: vec![n],
-            bytes: le_bytes(&net.ft_bias, i16::to_le_bytes),
+            bytes: le_bytes(&unpad(&net.ft_bias, n, stride), i16::to_le_bytes),
         },
         Stored {
             name: "ft.weight",
             dtype: Dtype::I16,
             shape: vec![f, n],
-            bytes: le_bytes(&net.ft_weight, i16::to_le_bytes),
+            bytes: le_bytes(&unpad(&net.ft_weight, n, stride), i16::to_le_bytes),
         },
         Stored {
             name: "l1.weight",
@@ -314,17 +318,23 @@ pub(crate) fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Network, NnueError
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()
     };
-    Ok(Network {
+    let stride = stride_of(n);
+    let l1_weight: Vec<i16> = read("l1.weight", Dtype::I8, &[2, h, n])?
+        .iter()
+        .map(|&b| b as i8 as i16)
+        .collect();
+    let net = Network {
         features,
-        ft_weight: i16s(read("ft.weight", Dtype::I16, &[f, n])?),
-        ft_bias: i16s(read("ft.bias", Dtype::I16, &[n])?),
-        l1_weight: read("l1.weight", Dtype::I8, &[2, h, n])?
-            .iter()
-            .map(|&b| b as i8 as i16)
-            .collect(),
+        stride,
+        ft_weight: pad(&i16s(read("ft.weight", Dtype::I16, &[f, n])?), n, stride),
+        ft_bias: pad(&i16s(read("ft.bias", Dtype::I16, &[n])?), n, stride),
+        l1_weight: pad(&l1_weight, n, stride),
         l1_bias: i32s(read("l1.bias", Dtype::I32, &[2, h])?),
         out_weight: i32s(read("out.weight", Dtype::I32, &[2, h])?),
         out_bias: i32s(read("out.bias", Dtype::I32, &[2])?),
         meta,
-    })
+    };
+    // a file not written by `quantise` could wrap the i16 sums silently
+    net.check_accumulator_range()?;
+    Ok(net)
 }

@@ -5,7 +5,8 @@
 use crate::network::{Network, MAX_WIDTH};
 use crate::{QA, QB_SHIFT};
 
-/// Accumulator columns handled at once (one 512-bit register of i16); widths are multiples.
+/// Accumulator columns handled at once (one 512-bit register of i16); rows in memory are padded
+/// to whole chunks.
 pub const CHUNK: usize = 32;
 
 /// `out = base + sum of rows in added - sum of rows in removed`, rows `n` wide in `weights`.

@@ -22,6 +22,9 @@ pub const MAX_WIDTH: usize = 1024;
 pub struct Network {
     pub(crate) meta: Meta,
     pub(crate) features: FeatureSet,
+    /// The row length in memory: `N` rounded up to whole vector chunks (the extra columns are
+    /// zero everywhere, so they add nothing; files hold `N` columns).
+    pub(crate) stride: usize,
     /// `[F, N]`, scale QA.
     pub(crate) ft_weight: Vec<i16>,
     /// `[N]`, scale QA.
@@ -44,9 +47,9 @@ pub(crate) fn check_dimensions(meta: &Meta) -> Result<(), NnueError> {
             meta.board_size
         )));
     }
-    if meta.width == 0 || !meta.width.is_multiple_of(CHUNK) || meta.width > MAX_WIDTH {
+    if meta.width == 0 || meta.width > MAX_WIDTH {
         return Err(NnueError::Dimensions(format!(
-            "width {} is not a positive multiple of {CHUNK} up to {MAX_WIDTH}",
+            "width {} is not in 1..={MAX_WIDTH}",
             meta.width
         )));
     }
@@ -85,6 +88,29 @@ fn quantise_tensor(
         .collect()
 }
 
+/// `N` rounded up to whole chunks.
+pub(crate) fn stride_of(width: usize) -> usize {
+    width.div_ceil(CHUNK) * CHUNK
+}
+
+/// Rows of `n` values widened to rows of `stride`, zero filled.
+pub(crate) fn pad<T: Copy + Default>(values: &[T], n: usize, stride: usize) -> Vec<T> {
+    let mut out = Vec::with_capacity(values.len() / n * stride);
+    for row in values.chunks_exact(n) {
+        out.extend_from_slice(row);
+        out.resize(out.len() + stride - n, T::default());
+    }
+    out
+}
+
+/// The inverse of `pad`.
+pub(crate) fn unpad<T: Copy>(values: &[T], n: usize, stride: usize) -> Vec<T> {
+    values
+        .chunks_exact(stride)
+        .flat_map(|row| row[..n].iter().copied())
+        .collect()
+}
+
 fn narrow<T: TryFrom<i64>>(values: Vec<i64>) -> Vec<T> {
     // quantise_tensor checked the range already
     values
@@ -103,30 +129,33 @@ impl Network {
         let (i16lo, i16hi) = (i16::MIN as i64, i16::MAX as i64);
         let (i8lo, i8hi) = (i8::MIN as i64, i8::MAX as i64);
         let (i32lo, i32hi) = (i32::MIN as i64, i32::MAX as i64);
+        let (n, stride) = (float.meta.width, stride_of(float.meta.width));
+        let padded = |v: Vec<i64>| pad(&v, n, stride);
         let net = Network {
             meta: float.meta.clone(),
             features: float.features(),
-            ft_weight: narrow(quantise_tensor(
+            stride,
+            ft_weight: narrow(padded(quantise_tensor(
                 "ft.weight",
                 &float.ft_weight,
                 qa,
                 i16lo,
                 i16hi,
-            )?),
-            ft_bias: narrow(quantise_tensor(
+            )?)),
+            ft_bias: narrow(padded(quantise_tensor(
                 "ft.bias",
                 &float.ft_bias,
                 qa,
                 i16lo,
                 i16hi,
-            )?),
-            l1_weight: narrow(quantise_tensor(
+            )?)),
+            l1_weight: narrow(padded(quantise_tensor(
                 "l1.weight",
                 &float.l1_weight,
                 qb,
                 i8lo,
                 i8hi,
-            )?),
+            )?)),
             l1_bias: narrow(quantise_tensor(
                 "l1.bias",
                 &float.l1_bias,
@@ -155,17 +184,16 @@ impl Network {
 
     /// Refuses a first layer whose sum over the most features a position can switch on could
     /// leave i16 in some column (it would wrap silently at inference).
-    fn check_accumulator_range(&self) -> Result<(), NnueError> {
-        let n = self.meta.width;
+    pub(crate) fn check_accumulator_range(&self) -> Result<(), NnueError> {
         let k = self.features.max_active();
         let mut column = Vec::with_capacity(self.features.count());
-        for c in 0..n {
+        for c in 0..self.meta.width {
             column.clear();
             column.extend(
                 self.ft_weight
                     .iter()
                     .skip(c)
-                    .step_by(n)
+                    .step_by(self.stride)
                     .map(|&w| (w as i64).abs()),
             );
             let take = k.min(column.len());
@@ -217,7 +245,7 @@ impl Network {
     }
 
     pub fn new_accumulator(&self) -> Accumulator {
-        Accumulator::new(self.meta.width, self.features.max_active())
+        Accumulator::new(self.meta.width, self.stride, self.features.max_active())
     }
 
     /// Recomputes `acc` from the board (one byte per square).
