@@ -7,6 +7,8 @@ mod demo;
 mod engine;
 mod eval;
 mod info;
+mod nnue;
+mod nnue_train;
 mod onnx;
 mod perft;
 mod pictures;
@@ -84,6 +86,9 @@ enum Command {
     Ladder(eval::LadderArgs),
     /// Attacker/defender balance of variants, at one or several strengths.
     Balance(eval::BalanceArgs),
+    /// The learned evaluation (NNUE-style): training positions from stored games.
+    #[command(subcommand)]
+    Nnue(nnue::NnueCommand),
     /// Fit the alpha-beta evaluation's weights to the outcomes of stored games (Texel's method).
     Tune(tune::TuneArgs),
     /// The self-play loop: generations of self-play, training and evaluation (resumable).
@@ -139,6 +144,7 @@ pub fn run() -> Result<()> {
         Command::Ladder(args) => eval::run_ladder_cmd(args),
         Command::Balance(args) => eval::run_balance_cmd(args),
         Command::Tune(args) => tune::run(args),
+        Command::Nnue(cmd) => nnue::run(cmd),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Analyze(args) => analyze::run(args),

@@ -48,7 +48,7 @@ pub struct TuneArgs {
 }
 
 /// The `*.jsonl` files of `path` (a file is itself).
-fn game_files(path: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn game_files(path: &Path) -> Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }

@@ -41,8 +41,12 @@ pub enum NnueDataError {
         mv: String,
         reason: String,
     },
-    #[error("the labeller: {0}")]
-    Label(String),
+    #[error("{path}:{line}: {detail}")]
+    Record {
+        path: PathBuf,
+        line: usize,
+        detail: String,
+    },
 }
 
 impl From<crate::atomic::WriteError> for NnueDataError {

@@ -5,6 +5,7 @@
 pub mod error;
 pub mod label;
 pub mod positions;
+pub mod records;
 // trainer modules (nnue-train) go below this line
 pub mod train;
 
