@@ -32,8 +32,18 @@ LABELS = (
     "trending",
     "levels differ without a trend",
     "underpowered",
+    "undecided",
 )
-MEASURED, EQUIVALENT, DIFFERENT, NOT_EQUIVALENT, TRENDING, LEVELS_DIFFER, UNDERPOWERED = LABELS
+(
+    MEASURED,
+    EQUIVALENT,
+    DIFFERENT,
+    NOT_EQUIVALENT,
+    TRENDING,
+    LEVELS_DIFFER,
+    UNDERPOWERED,
+    UNDECIDED,  # a sequential study's cap reached without a decision (tavlei balance --sequential)
+) = LABELS
 NO_TREND = "no trend"  # a trend test's third outcome (stats::TrendVerdict::NoTrend), no verdict
 
 

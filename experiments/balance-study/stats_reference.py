@@ -133,6 +133,9 @@ def sequential():
     show("two-sided 0.05, 5 equal looks", boundaries(five, 0.05, True))
     show("one-sided 0.05, 5 equal looks", boundaries(five, 0.05, False))
     show("one-sided 0.05, looks 100/200/400/600 of 600", boundaries([1 / 6, 1 / 3, 2 / 3, 1.0], 0.05, False))
+    # `tavlei balance --sequential`: two pairs (attackers', defenders'), difference at 0.05 / 2
+    show("two-sided 0.025, 5 equal looks", boundaries(five, 0.025, True))
+    show("spending(0.4, 0.0125)", float(spending(0.4, 0.0125)))
 
 
 # (attacker, defender, band, defender points, games): the table of side_advantage.rs's tests

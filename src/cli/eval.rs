@@ -9,7 +9,7 @@ use tavlei::eval::agent::parse_budget;
 use tavlei::eval::matches::Sprt;
 use tavlei::eval::run::{
     standings, BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, LadderRequest, LadderRun,
-    MatchRequest, MatchRun, PlaySettings,
+    MatchRequest, MatchRun, PlaySettings, SequentialSettings,
 };
 use tavlei::eval::study::{balance_csv, balance_table};
 use tavlei::eval::AgentSpec;
@@ -309,6 +309,14 @@ pub struct BalanceArgs {
     /// The equivalence margin of the two strongest levels, in points of share (TOST).
     #[arg(long, default_value_t = 100.0 * tavlei::eval::balance::EQUIVALENCE_MARGIN)]
     margin: f64,
+    /// Play the two strongest levels in rounds of --round games until their shares are shown
+    /// equivalent within --margin or different, or --games (the cap) is reached; α 5% for
+    /// both errors, spent by O'Brien-Fleming. Resumes from the stored games.
+    #[arg(long, conflicts_with_all = ["plan", "units", "strongest_games"])]
+    sequential: bool,
+    /// Games a level each round of --sequential adds.
+    #[arg(long, default_value_t = 50, requires = "sequential", value_parser = clap::value_parser!(u64).range(1..))]
+    round: u64,
     /// Where games (resumable), tables (CSV, JSON) and plots go.
     #[arg(long, default_value = "balance")]
     out: PathBuf,
@@ -365,6 +373,10 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         large_games: args.large_games,
         strongest_games: args.strongest_games,
         margin: args.margin / 100.0,
+        sequential: args.sequential.then_some(SequentialSettings {
+            round: args.round,
+            alpha: 0.05,
+        }),
         out: args.out.clone(),
         play: args.play.settings(),
     })?;
@@ -408,6 +420,16 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         print!("{}", balance_csv(&reports)?);
     } else {
         print!("{}", balance_table(&reports));
+        for r in &reports {
+            if let Some(s) = &r.sequential {
+                println!(
+                    "{} {} against the level below: {}",
+                    r.variant,
+                    r.agent,
+                    s.describe()
+                );
+            }
+        }
         let clocks: Vec<_> = reports.iter().filter_map(|r| r.clock.clone()).collect();
         print!("{}", tavlei::eval::clock::describe(&clocks));
         println!(

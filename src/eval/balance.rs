@@ -14,8 +14,8 @@ use super::game_store::{claim_files, file_hashes, load_stored, GameAppender};
 use super::openings::{evaluation_openings, DrawnOpenings, OpeningsUsed};
 use super::stats::{
     balance_ratio, equivalence, games_for_tost, side_advantage, side_constancy, trend_test, wilson,
-    Equivalence, Level, Ratio, SideAdvantage, SideConstancy, SideGames, SideOptions, TrendTest,
-    TrendVerdict, Verdict, Z95,
+    Equivalence, Level, Look, Ratio, SequentialDecision, SideAdvantage, SideConstancy, SideGames,
+    SideOptions, TrendTest, TrendVerdict, Verdict, Z95,
 };
 use crate::interop::record::game_record;
 use crate::rules::{Position, Reason, Side};
@@ -75,6 +75,77 @@ pub struct BalanceReport {
     /// How well the agent kept to its clock (absent without a time budget).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockOverrun>,
+    /// On the strongest level of a sequential study (`tavlei balance --sequential`): its looks
+    /// and decision. Absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<SequentialReport>,
+}
+
+/// A sequential study of a variant's two strongest levels: both play rounds of games until
+/// their attackers' and defenders' shares are shown equivalent within the margin or different,
+/// or the cap is reached (`stats::SequentialDesign::for_pairs`, α spent by O'Brien–Fleming).
+#[derive(Clone, Debug, Serialize)]
+pub struct SequentialReport {
+    /// Games a level each round adds, and the most a level plays.
+    pub round: u64,
+    pub cap: u64,
+    pub margin: f64,
+    pub alpha: f64,
+    /// Games a level at each look the design plans (the last is the cap).
+    pub planned: Vec<u64>,
+    /// The looks taken, in order; the last decided (or reached the cap).
+    pub looks: Vec<SequentialLook>,
+}
+
+/// One look of a sequential study: the strongest level against the one below it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SequentialLook {
+    /// Games a level so far.
+    pub games: u64,
+    pub decision: SequentialDecision,
+    /// The attackers' share, strongest level minus the one below, with both tests' statistics
+    /// and bounds at this look; the defenders' alike.
+    pub attackers: Look,
+    pub defenders: Look,
+    /// The nominal α spent by this look: by each side of each TOST, and by the difference test
+    /// over both shares.
+    pub equivalence_alpha_spent: f64,
+    pub difference_alpha_spent: f64,
+}
+
+impl SequentialReport {
+    /// The look that ended the study (none before the first look is taken).
+    pub fn last(&self) -> Option<&SequentialLook> {
+        self.looks.last()
+    }
+
+    /// The study's decision in the one vocabulary: equivalent, different or undecided (a study
+    /// stopped before its decision also reads undecided).
+    pub fn verdict(&self) -> Verdict {
+        match self.last().map(|l| l.decision) {
+            Some(SequentialDecision::Equivalent) => Verdict::Equivalent,
+            Some(SequentialDecision::Different) => Verdict::Different,
+            _ => Verdict::Undecided,
+        }
+    }
+
+    /// The decision with the look it came at, the games used and the α spent.
+    pub fn describe(&self) -> String {
+        let Some(last) = self.last() else {
+            return "sequential: no look taken".into();
+        };
+        format!(
+            "sequential: {} at look {} of {} ({} of {} games a level, rounds of {}; nominal alpha spent: equivalence {:.4}, difference {:.4})",
+            self.verdict(),
+            self.looks.len(),
+            self.planned.len(),
+            last.games,
+            self.cap,
+            self.round,
+            last.equivalence_alpha_spent,
+            last.difference_alpha_spent
+        )
+    }
 }
 
 /// The default equivalence margin of the two strongest levels: ±7.5 points of share.
@@ -277,6 +348,7 @@ pub fn summarise(
         .collect();
     let mut report = BalanceReport {
         convergence: None,
+        sequential: None,
         clock: clock_overruns(results, &[agent.to_string()]).pop(),
         variant: variant.into(),
         agent: agent.into(),
@@ -409,20 +481,44 @@ pub fn run_balance(
     store: &Path,
     progress: &mut dyn FnMut(&GameResult),
 ) -> Result<BalanceReport, EvalError> {
+    let openings = balance_openings(start, games, opts, seed);
+    run_balance_from(
+        start,
+        &mut [agent],
+        games,
+        openings.as_ref(),
+        opts,
+        seed,
+        store,
+        progress,
+    )
+}
+
+/// As `run_balance`, from the openings given: a sequential study draws them once for its cap,
+/// so a game's opening does not depend on the look that played it.
+#[allow(clippy::too_many_arguments)]
+pub fn run_balance_from(
+    start: &Position,
+    agents: &mut [Agent; 1],
+    games: u64,
+    openings: Option<&DrawnOpenings>,
+    opts: &PlayOptions,
+    seed: u64,
+    store: &Path,
+    progress: &mut dyn FnMut(&GameResult),
+) -> Result<BalanceReport, EvalError> {
     let clock = std::time::Instant::now();
     let io = |e: std::io::Error| EvalError::Io {
         path: store.to_path_buf(),
         message: e.to_string(),
     };
-    let mut agents = [agent];
-    let openings = balance_openings(start, games, opts, seed);
     let results = play_balance_games(
         start,
-        &mut agents,
+        agents,
         games,
         0..games,
         opts,
-        openings.as_ref(),
+        openings,
         seed,
         store,
         progress,
@@ -443,10 +539,7 @@ pub fn run_balance(
         clock.elapsed().as_secs_f64(),
     );
     report.time_ms = agents[0].spec.time().map_or(0.0, |t| t.as_secs_f64() * 1e3);
-    report.openings = openings
-        .as_ref()
-        .map(DrawnOpenings::used)
-        .unwrap_or_default();
+    report.openings = openings.map(DrawnOpenings::used).unwrap_or_default();
     Ok(report)
 }
 

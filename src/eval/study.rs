@@ -95,6 +95,9 @@ pub struct CsvRow<'a> {
     pub levels_side_elo_high: Option<f64>,
     pub levels_side_constancy_p: Option<f64>,
     pub margin: Option<f64>,
+    /// On the strongest level of a sequential study: its decision, the look it came at, the
+    /// games a level used and the nominal α spent (`SequentialReport::describe`); else empty.
+    pub sequential: String,
 }
 
 impl<'a> CsvRow<'a> {
@@ -157,6 +160,10 @@ impl<'a> CsvRow<'a> {
             levels_side_elo_high: side.map(|s| s.pooled.high),
             levels_side_constancy_p: side.map(|s| s.p_value),
             margin: c.map(|c| c.attacker_equivalence.margin),
+            sequential: r
+                .sequential
+                .as_ref()
+                .map_or(String::new(), |s| s.describe()),
         }
     }
 }

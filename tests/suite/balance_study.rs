@@ -258,3 +258,131 @@ print(len(stored), from_records == stored)
     );
     assert_eq!(text.trim(), "100 True");
 }
+
+/// `tavlei balance --sequential ARGS --json` in `out`: the strongest level's report.
+fn sequential(out: &Path, args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args([
+            "--threads",
+            "2",
+            "balance",
+            "--sequential",
+            "--seed",
+            "3",
+            "--json",
+        ])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("runs tavlei");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reports: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json");
+    reports.last().expect("a report").clone()
+}
+
+fn lines(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .expect("store")
+        .lines()
+        .count()
+}
+
+/// A sequential study stops at the first look whose boundary the difference crosses: Sea Tafl's
+/// alpha-beta at depths 1 and 2 (attackers 12 against 55 % in 40 games a level: the parity of
+/// the depth) is different at look 2 of 5, 40 of a cap of 100 games a level. A rerun plays
+/// nothing; a run stopped mid-look continues from its stores to the same decision. Brandubh's
+/// depths 1 and 3 (40 and 45 %) are neither equivalent nor different by the cap of 40 games.
+#[test]
+fn a_sequential_balance_study_stops_at_its_deciding_look_and_resumes() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let obvious = [
+        "--variant",
+        "sea_tafl",
+        "--agent",
+        "ab:2",
+        "--levels",
+        "1,2",
+        "--games",
+        "100",
+        "--round",
+        "20",
+    ];
+    let top = sequential(tmp.path(), &obvious);
+    let s = &top["sequential"];
+    assert_eq!(s["planned"], serde_json::json!([20, 40, 60, 80, 100]));
+    let looks = s["looks"].as_array().expect("looks");
+    let decisions: Vec<&str> = looks
+        .iter()
+        .map(|l| l["decision"].as_str().expect("a decision"))
+        .collect();
+    assert_eq!(decisions, ["continue", "different"]);
+    assert_eq!(top["games"], 40);
+    let last = &looks[1];
+    assert!(
+        last["attackers"]["z_difference"].as_f64().expect("z").abs()
+            >= last["attackers"]["difference_bound"]
+                .as_f64()
+                .expect("bound")
+    );
+    // five looks, two pairs: the second look's bound is the 2.5 % design's (3.780)
+    assert!(
+        (last["attackers"]["difference_bound"]
+            .as_f64()
+            .expect("bound")
+            - 3.780053)
+            .abs()
+            < 1e-4
+    );
+    let games = tmp.path().join("games");
+    let stores = [
+        games.join("sea_tafl__ab_1.jsonl"),
+        games.join("sea_tafl__ab_2.jsonl"),
+    ];
+    assert_eq!(
+        stores.each_ref().map(|p| lines(p)),
+        [40, 40],
+        "no game past the deciding look"
+    );
+    // a rerun replays nothing and reads the same
+    let before = std::fs::read_to_string(&stores[1]).expect("store");
+    assert_eq!(
+        sequential(tmp.path(), &obvious)["sequential"]["looks"],
+        s["looks"]
+    );
+    assert_eq!(std::fs::read_to_string(&stores[1]).expect("store"), before);
+    // stopped during look 2: the strongest level's store cut to 27 games
+    let cut: String = before.lines().take(27).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&stores[1], cut).expect("cuts");
+    let resumed = sequential(tmp.path(), &obvious);
+    assert_eq!(resumed["sequential"]["looks"], s["looks"]);
+    assert_eq!(lines(&stores[1]), 40);
+
+    let other = tempfile::tempdir().expect("temp dir");
+    let close = [
+        "--variant",
+        "brandubh",
+        "--agent",
+        "ab:3",
+        "--levels",
+        "1,3",
+        "--games",
+        "40",
+        "--round",
+        "20",
+    ];
+    let top = sequential(other.path(), &close);
+    let looks = top["sequential"]["looks"].as_array().expect("looks");
+    let decisions: Vec<&str> = looks
+        .iter()
+        .map(|l| l["decision"].as_str().expect("a decision"))
+        .collect();
+    assert_eq!(decisions, ["continue", "undecided"]);
+    assert_eq!(top["games"], 40);
+    // the whole α is spent at the cap
+    assert!((looks[1]["difference_alpha_spent"].as_f64().expect("spent") - 0.05).abs() < 1e-12);
+}

@@ -888,6 +888,7 @@ fn a_balance_run_lays_out_its_studies_by_board_and_level() {
         large_games: Some(4),
         strongest_games: Some(3),
         margin: 0.075,
+        sequential: None,
         out: tmp.path().join("study"),
         play: Default::default(),
     })

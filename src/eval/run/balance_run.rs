@@ -11,9 +11,11 @@ use serde::Serialize;
 
 use super::{PlaySettings, RunError};
 use crate::eval::balance::{
-    balance_openings, mark_convergence, play_balance_games, run_balance, store_path, BalanceReport,
+    balance_openings, mark_convergence, play_balance_games, run_balance, run_balance_from,
+    store_path, BalanceReport, SequentialLook, SequentialReport,
 };
 use crate::eval::game_store::stored_ids;
+use crate::eval::stats::{rounds, SequentialDecision, SequentialDesign};
 use crate::eval::study::write_study;
 use crate::eval::{Agent, AgentSpec, GameResult, PlayOptions};
 use crate::rules::{Position, Variant};
@@ -48,9 +50,21 @@ pub struct BalanceRequest {
     pub strongest_games: Option<u64>,
     /// The equivalence margin of the two strongest levels, as a share (0.075: 7.5 points).
     pub margin: f64,
+    /// Play the two strongest levels in rounds until they are shown equivalent or different
+    /// (or reach their cap, `games`); `None`: every level plays its games at once.
+    pub sequential: Option<SequentialSettings>,
     /// Where the games (`games/`, resumable), the tables and the plots go.
     pub out: PathBuf,
     pub play: PlaySettings,
+}
+
+/// How a sequential study adds games: `round` a level each round, up to the levels' games, with
+/// both errors (equivalence called for levels a margin apart, difference for equal levels) at
+/// most `alpha`.
+#[derive(Clone, Copy, Debug)]
+pub struct SequentialSettings {
+    pub round: u64,
+    pub alpha: f64,
 }
 
 /// One variant at one level of a balance study.
@@ -104,6 +118,9 @@ impl BalanceRun {
     /// Loads the variants and lays out the studies: every level of the first variant, then of
     /// the next.
     pub fn open(request: BalanceRequest) -> Result<BalanceRun, RunError> {
+        if request.sequential.is_some() && request.levels.len() < 2 {
+            return Err(RunError::SequentialLevels(request.levels.len()));
+        }
         let levels: Vec<(Option<String>, AgentSpec)> = if request.levels.is_empty() {
             vec![(None, request.agent.clone())]
         } else {
@@ -126,9 +143,10 @@ impl BalanceRun {
                     variant: variant.clone(),
                     level: level.clone(),
                     spec: spec.clone(),
+                    // a sequential study's two strongest levels share one cap
                     games: request
                         .strongest_games
-                        .filter(|_| strongest)
+                        .filter(|_| strongest && request.sequential.is_none())
                         .unwrap_or(games),
                 });
             }
@@ -221,7 +239,21 @@ impl BalanceRun {
         let device = play.device()?;
         let opts = self.options()?;
         let mut reports = Vec::new();
-        for s in &self.studies {
+        let levels = self.request.levels.len().max(1);
+        for (i, s) in self.studies.iter().enumerate() {
+            if let Some(settings) = self.request.sequential {
+                // the level below the strongest plays beside it, look by look
+                match (i % levels + 2).cmp(&levels) {
+                    std::cmp::Ordering::Equal => {
+                        let pair =
+                            self.play_sequential(s, &self.studies[i + 1], settings, progress)?;
+                        reports.extend(pair);
+                        continue;
+                    }
+                    std::cmp::Ordering::Greater => continue,
+                    std::cmp::Ordering::Less => {}
+                }
+            }
             let agent = Agent::load(&s.spec, s.variant.name(), device, play.seed)?;
             progress(BalanceProgress::Started(s));
             let report = run_balance(
@@ -239,5 +271,87 @@ impl BalanceRun {
         mark_convergence(&mut reports, self.request.margin);
         write_study(&self.request.out, &reports)?;
         Ok(reports)
+    }
+
+    /// Plays a variant's two strongest levels in rounds, each look extending both stores to
+    /// the look's games (stored games are reused, so a stopped study resumes), until the
+    /// design decides or the cap is reached. The strongest level's report carries the looks.
+    fn play_sequential(
+        &self,
+        below: &Study,
+        top: &Study,
+        settings: SequentialSettings,
+        progress: &mut dyn FnMut(BalanceProgress<'_>),
+    ) -> Result<[BalanceReport; 2], RunError> {
+        let play = &self.request.play;
+        let device = play.device()?;
+        let opts = self.options()?;
+        let cap = top.games;
+        let design = SequentialDesign::for_pairs(
+            rounds(settings.round, cap)?,
+            self.request.margin,
+            settings.alpha,
+            2,
+        )?;
+        let start = Position::start(&top.variant);
+        // drawn once for the cap: a game's opening is the same whichever look plays it
+        let openings = balance_openings(&start, cap, &opts, play.seed);
+        let load = |s: &Study| Agent::load(&s.spec, s.variant.name(), device, play.seed);
+        let mut agents = [[load(below)?], [load(top)?]];
+        let mut sequential = SequentialReport {
+            round: settings.round,
+            cap,
+            margin: self.request.margin,
+            alpha: settings.alpha,
+            planned: design.looks.clone(),
+            looks: Vec::new(),
+        };
+        let mut seconds = [0.0; 2];
+        for (index, &games) in design.looks.iter().enumerate() {
+            let mut pair = Vec::with_capacity(2);
+            for (k, s) in [below, top].into_iter().enumerate() {
+                let at_look = Study { games, ..s.clone() };
+                progress(BalanceProgress::Started(&at_look));
+                let report = run_balance_from(
+                    &start,
+                    &mut agents[k],
+                    games,
+                    openings.as_ref(),
+                    &opts,
+                    play.seed,
+                    &self.store(s),
+                    &mut |r| progress(BalanceProgress::Game(r)),
+                )?;
+                progress(BalanceProgress::Finished(&at_look));
+                seconds[k] += report.seconds;
+                pair.push(report);
+            }
+            let (b, t) = (&pair[0], &pair[1]);
+            let counts = |k: fn(&BalanceReport) -> u64| {
+                (k(t) as f64, t.games as f64, k(b) as f64, b.games as f64)
+            };
+            let look = design.decide_pairs(
+                index,
+                &[counts(|r| r.attacker_wins), counts(|r| r.defender_wins)],
+            );
+            let (equivalence_alpha_spent, difference_alpha_spent) = design.alpha_spent(index);
+            sequential.looks.push(SequentialLook {
+                games,
+                decision: look.decision,
+                attackers: look.pairs[0],
+                defenders: look.pairs[1],
+                equivalence_alpha_spent,
+                difference_alpha_spent,
+            });
+            if look.decision != SequentialDecision::Continue {
+                let [mut b, mut t]: [BalanceReport; 2] =
+                    pair.try_into().expect("two levels a look");
+                b.seconds = seconds[0];
+                t.seconds = seconds[1];
+                t.sequential = Some(sequential);
+                return Ok([b, t]);
+            }
+        }
+        unreachable!("a design's last look decides")
     }
 }

@@ -54,6 +54,8 @@ pub enum RunError {
     Csv(#[from] csv::Error),
     #[error("a ladder needs at least two agents, got {0}")]
     TooFewAgents(usize),
+    #[error("a sequential study compares the two strongest levels: give at least two, got {0}")]
+    SequentialLevels(usize),
     #[error("--units {study}: the study has {parts} parts (0..{parts})")]
     NoStudy { study: usize, parts: usize },
     /// A cluster unit of a match asked for without a directory to keep its games.

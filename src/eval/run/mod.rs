@@ -13,7 +13,8 @@ mod settings;
 use std::path::Path;
 
 pub use balance_run::{
-    BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, PlayedUnit, Study, StudyPlan,
+    BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, PlayedUnit, SequentialSettings,
+    Study, StudyPlan,
 };
 pub use error::RunError;
 pub use ladder_run::{standings, LadderRequest, LadderRun};

@@ -66,8 +66,8 @@ pub use pentanomial::{pair_dispersion, Pentanomial};
 pub use power::{games_for_difference, games_for_equivalence, games_for_tost, tost_power};
 pub use proportion::{balance_ratio, wilson, Ratio};
 pub use sequential::{
-    group_sequential_bounds, obrien_fleming_spent, Look, SequentialDecision, SequentialDesign,
-    Sides,
+    group_sequential_bounds, obrien_fleming_spent, rounds, Look, PairsLook, SequentialDecision,
+    SequentialDesign, Sides,
 };
 pub use side_advantage::{
     side_advantage, side_constancy, SideAdvantage, SideConstancy, SideFit, SideGames, SideOptions,

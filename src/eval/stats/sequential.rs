@@ -163,6 +163,21 @@ pub fn group_sequential_bounds(
     Ok(bounds)
 }
 
+/// The looks of a study adding `round` games a round up to `cap`: `round`, `2 round`, … and
+/// the cap itself last.
+pub fn rounds(round: u64, cap: u64) -> Result<Vec<u64>, StatsError> {
+    if round == 0 || cap < round {
+        return Err(StatsError::InvalidParameter {
+            name: "round",
+            value: round as f64,
+            expected: "at least 1 game and no more than the cap",
+        });
+    }
+    let mut looks: Vec<u64> = (1..).map(|i| i * round).take_while(|&n| n < cap).collect();
+    looks.push(cap);
+    Ok(looks)
+}
+
 /// What a look decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -201,8 +216,27 @@ pub struct SequentialDesign {
     pub looks: Vec<u64>,
     pub margin: f64,
     pub alpha: f64,
+    /// Pairs of shares compared at each look (`for_pairs`); the difference bounds spend
+    /// `alpha / pairs` each.
+    #[serde(default = "one_pair")]
+    pub pairs: usize,
     pub difference_bounds: Vec<f64>,
     pub equivalence_bounds: Vec<f64>,
+}
+
+fn one_pair() -> usize {
+    1
+}
+
+/// One look at several pairs of shares (`SequentialDesign::decide_pairs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairsLook {
+    /// Which look (0 first).
+    pub index: usize,
+    /// Equivalent when every pair's TOST crosses, different when any pair's difference does.
+    pub decision: SequentialDecision,
+    /// Each pair's statistics, in the order given.
+    pub pairs: Vec<Look>,
 }
 
 impl SequentialDesign {
@@ -227,21 +261,83 @@ impl SequentialDesign {
             looks,
             margin,
             alpha,
+            pairs: 1,
         })
+    }
+
+    /// A design comparing `pairs` pairs of shares on the same games (a balance study's
+    /// attackers' and defenders' shares at two levels), with the family's errors held at
+    /// `alpha`: equivalence needs every pair's TOST (an intersection-union test, each at
+    /// `alpha`), difference is called when any pair's test crosses (Bonferroni, each at
+    /// `alpha / pairs`).
+    pub fn for_pairs(
+        looks: Vec<u64>,
+        margin: f64,
+        alpha: f64,
+        pairs: usize,
+    ) -> Result<Self, StatsError> {
+        if pairs == 0 {
+            return Err(StatsError::InvalidParameter {
+                name: "pairs",
+                value: 0.0,
+                expected: "at least one pair of shares",
+            });
+        }
+        let mut design = Self::new(looks, margin, alpha)?;
+        if pairs > 1 {
+            let cap = *design.looks.last().expect("new refuses no looks") as f64;
+            let fractions: Vec<f64> = design.looks.iter().map(|&n| n as f64 / cap).collect();
+            design.difference_bounds =
+                group_sequential_bounds(&fractions, alpha / pairs as f64, Sides::Two)?;
+            design.pairs = pairs;
+        }
+        Ok(design)
+    }
+
+    /// The nominal α spent by look `index` (cumulative): each TOST side's, and the difference
+    /// test's over all its pairs.
+    pub fn alpha_spent(&self, index: usize) -> (f64, f64) {
+        let i = index.min(self.looks.len() - 1);
+        let t = self.looks[i] as f64 / *self.looks.last().expect("a look") as f64;
+        let per_pair = self.alpha / self.pairs as f64;
+        (
+            obrien_fleming_spent(t, self.alpha),
+            self.pairs as f64 * 2.0 * obrien_fleming_spent(t, per_pair / 2.0),
+        )
+    }
+
+    /// The decision at look `index` over several pairs, each `(k1, n1, k2, n2)`: equivalent
+    /// when every pair's TOST statistic reaches its bound, else different when any pair's
+    /// difference does, else undecided at the last look and continue before it.
+    pub fn decide_pairs(&self, index: usize, counts: &[(f64, f64, f64, f64)]) -> PairsLook {
+        let pairs: Vec<Look> = counts
+            .iter()
+            .map(|&(k1, n1, k2, n2)| self.decide(index, k1, n1, k2, n2))
+            .collect();
+        let last = index + 1 >= self.looks.len();
+        let decision =
+            if !pairs.is_empty() && pairs.iter().all(|l| l.z_equivalence >= l.equivalence_bound) {
+                SequentialDecision::Equivalent
+            } else if pairs
+                .iter()
+                .any(|l| l.z_difference.abs() >= l.difference_bound)
+            {
+                SequentialDecision::Different
+            } else if last {
+                SequentialDecision::Undecided
+            } else {
+                SequentialDecision::Continue
+            };
+        PairsLook {
+            index,
+            decision,
+            pairs,
+        }
     }
 
     /// Looks every `round` games up to `cap` (the last look at the cap).
     pub fn in_rounds(round: u64, cap: u64, margin: f64, alpha: f64) -> Result<Self, StatsError> {
-        if round == 0 || cap < round {
-            return Err(StatsError::InvalidParameter {
-                name: "round",
-                value: round as f64,
-                expected: "at least 1 game and no more than the cap",
-            });
-        }
-        let mut looks: Vec<u64> = (1..).map(|i| i * round).take_while(|&n| n < cap).collect();
-        looks.push(cap);
-        Self::new(looks, margin, alpha)
+        Self::new(rounds(round, cap)?, margin, alpha)
     }
 
     /// The decision at look `index` from `k1` of `n1` and `k2` of `n2` (the games so far).
@@ -356,6 +452,44 @@ mod tests {
         3.2003489796531195,
         2.140817941801411,
         1.6948125095016258,
+    ];
+
+    // A balance study's two pairs (attackers', defenders'): the difference spends 0.05 / 2.
+    // scipy 1.17.1 (stats_reference.py "sequential": boundaries(five, 0.025, True) and
+    // spending(0.4, 0.0125)).
+    #[test]
+    fn two_pairs_spend_half_the_difference_alpha_each() {
+        let design = SequentialDesign::for_pairs(rounds(20, 100).expect("looks"), 0.075, 0.05, 2)
+            .expect("design");
+        assert_eq!(design.looks, vec![20, 40, 60, 80, 100]);
+        for (c, r) in design.difference_bounds.iter().zip(REF_TWO_SIDED_HALF) {
+            close(*c, r, 1e-6);
+        }
+        // equivalence is an intersection of the pairs' tests: each keeps the whole α
+        for (c, r) in design.equivalence_bounds.iter().zip(REF_ONE_SIDED) {
+            close(*c, r, 1e-6);
+        }
+        let (equivalence, difference) = design.alpha_spent(1);
+        close(equivalence, obrien_fleming_spent(0.4, 0.05), 1e-15);
+        close(difference, 4.0 * 7.840655683954978e-05, 1e-12);
+        close(design.alpha_spent(4).1, 0.05, 1e-12);
+        // one pair across its bound is a difference, equivalence needs both
+        let apart = design.decide_pairs(1, &[(22.0, 40.0, 5.0, 40.0), (5.0, 40.0, 23.0, 40.0)]);
+        assert_eq!(apart.decision, SequentialDecision::Different, "{apart:?}");
+        let one = design.decide_pairs(1, &[(22.0, 40.0, 5.0, 40.0), (20.0, 40.0, 20.0, 40.0)]);
+        assert_eq!(one.decision, SequentialDecision::Different);
+        let even = design.decide_pairs(4, &[(0.0, 100.0, 0.0, 100.0), (0.0, 100.0, 0.0, 100.0)]);
+        assert_eq!(even.decision, SequentialDecision::Equivalent);
+        let half = design.decide_pairs(4, &[(0.0, 100.0, 0.0, 100.0), (50.0, 100.0, 55.0, 100.0)]);
+        assert_eq!(half.decision, SequentialDecision::Undecided);
+        assert!(SequentialDesign::for_pairs(vec![10], 0.075, 0.05, 0).is_err());
+    }
+    const REF_TWO_SIDED_HALF: [f64; 5] = [
+        5.463326135626575,
+        3.7800529855047302,
+        3.026959082676598,
+        2.587922303716214,
+        2.295967006870829,
     ];
 
     /// How often `design` ends in each decision with true shares `p1`, `p2`.

@@ -27,11 +27,14 @@ pub enum Verdict {
     LevelsDiffer,
     /// TOST fails with fewer games a level than 80 % power at the margin needs.
     Underpowered { games: u64, needed: u64 },
+    /// A sequential study reached its cap of games with neither equivalence nor a difference
+    /// shown.
+    Undecided,
 }
 
 impl Verdict {
     /// Every label, as a table prints it (the underpowered one without its figures).
-    pub const LABELS: [&'static str; 7] = [
+    pub const LABELS: [&'static str; 8] = [
         "measured",
         "equivalent",
         "different",
@@ -39,6 +42,7 @@ impl Verdict {
         "trending",
         "levels differ without a trend",
         "underpowered",
+        "undecided",
     ];
 
     /// A ladder's verdict from the trend tests of its attacker and defender shares and the
@@ -98,6 +102,7 @@ impl fmt::Display for Verdict {
             Verdict::Underpowered { games, needed } => {
                 write!(f, "{} ({games} of {needed} games a level needed)", label(6))
             }
+            Verdict::Undecided => f.write_str(label(7)),
         }
     }
 }
@@ -188,6 +193,7 @@ mod tests {
             Verdict::NotEquivalent,
             Verdict::Trending,
             Verdict::LevelsDiffer,
+            Verdict::Undecided,
         ] {
             assert!(Verdict::LABELS.contains(&v.to_string().as_str()));
         }
