@@ -386,3 +386,41 @@ fn a_sequential_balance_study_stops_at_its_deciding_look_and_resumes() {
     // the whole α is spent at the cap
     assert!((looks[1]["difference_alpha_spent"].as_f64().expect("spent") - 0.05).abs() < 1e-12);
 }
+
+/// Every cell of the older balance tables is counted for copies from its stored records
+/// (`distinct.py`, committed as `distinct.md`), and the cells issue 45 found with copies are
+/// flagged with the counts it found.
+#[test]
+fn the_copies_in_the_older_tables_are_counted_and_flagged() {
+    let made = python("distinct.py", &[]);
+    let committed =
+        std::fs::read_to_string(Path::new(STUDY).join("distinct.md")).expect("distinct.md");
+    assert_eq!(made, committed, "distinct.md is not what distinct.py makes");
+    for (study, variant, agent, games, distinct) in [
+        ("results-ab", "brandubh", "ab:t=10ms", 100, 85),
+        ("results-ab", "sea_tafl", "ab:t=40ms", 100, 96),
+        ("results-ab", "sea_tafl_king4", "ab:t=40ms", 100, 94),
+        ("results-ab", "saami_tablut", "ab:t=10ms", 100, 99),
+        ("results-ab", "sea_tafl_11", "ab:t=40ms", 50, 49),
+        (
+            "results-networks-tavlei",
+            "tavlei",
+            "net:models/tavlei.safetensors:8",
+            20,
+            9,
+        ),
+    ] {
+        let row = format!("| `{STUDY}/{study}` | {variant} | `{agent}` | {games} | {distinct} |");
+        let line = made
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("no row {row}"));
+        assert!(line.ends_with("| **copies** |"), "{line}");
+    }
+    // a cell without copies is not flagged
+    let clean = made
+        .lines()
+        .find(|l| l.contains("results-ab` | brandubh | `ab:t=40ms` | 100 | 100 |"))
+        .expect("brandubh 40 ms");
+    assert!(!clean.contains("copies"), "{clean}");
+}
