@@ -12,7 +12,8 @@ use tavlei::nn::{Architecture, Network};
 use tavlei::rules::Position;
 use tavlei::search::{Evaluator, RolloutEvaluator};
 use tavlei::selfplay::{
-    generate_shards, shard_count, shard_plan, GenerateSummary, Progress, SelfplayConfig,
+    generate_shards_on_workers, shard_count, shard_plan, GenerateSummary, Progress, Seats,
+    SelfplayConfig,
 };
 use tavlei::units::Units;
 
@@ -142,27 +143,35 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
     if let Some(teacher) = &args.teacher {
         return teacher_games(&args, teacher, &v, &cfg);
     }
-    let mut evaluator: Box<dyn Evaluator> = match (&args.model, args.rollouts) {
-        (Some(path), _) => {
-            let device = args.device.resolve()?;
-            let net = Network::load(path, Some(v.name()), device)
-                .with_context(|| format!("loading {}", path.display()))?;
-            Box::new(NetworkEvaluator::new(net))
-        }
-        (None, Some(n)) => Box::new(RolloutEvaluator::new(
-            n,
-            args.rollout_seed.unwrap_or(args.seed.seed),
-        )),
-        (None, None) => bail!("give --model CKPT or --rollouts N"),
+    // one evaluator for each lane (`selfplay::lane`), played on the config's workers
+    let make = || -> Result<Box<dyn Evaluator + Send>> {
+        Ok(match (&args.model, args.rollouts) {
+            (Some(path), _) => {
+                let device = args.device.resolve()?;
+                let net = Network::load(path, Some(v.name()), device)
+                    .with_context(|| format!("loading {}", path.display()))?;
+                Box::new(NetworkEvaluator::new(net))
+            }
+            (None, Some(n)) => Box::new(RolloutEvaluator::new(
+                n,
+                args.rollout_seed.unwrap_or(args.seed.seed),
+            )),
+            (None, None) => bail!("give --model CKPT or --rollouts N"),
+        })
     };
+    let evaluators = (0..cfg.lanes.max(1))
+        .map(|_| make())
+        .collect::<Result<Vec<_>>>()?;
+    let player = evaluators[0].describe();
     let mut progress = Bar::new(args.games)?;
     let shards = match args.units {
         Some(units) => units.range(),
         None => 0..shard_count(args.games, &cfg),
     };
-    let summary = generate_shards(
+    let summary = generate_shards_on_workers(
         &Position::start(&v),
-        evaluator.as_mut(),
+        evaluators,
+        &Seats::new(cfg.worker_threads()),
         &cfg,
         args.games,
         args.seed.seed,
@@ -171,10 +180,21 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
         &mut progress,
     )?;
     progress.0.finish_and_clear();
-    print_summary(&summary, v.name(), &evaluator.describe(), &args.out);
+    print_summary(&summary, v.name(), &player, &args.out);
     println!(
         "{} evaluations in {} batches, {} cache hits",
         summary.evaluations, summary.batches, summary.cache_hits
+    );
+    println!(
+        "{} workers: {:.1} core-seconds ({:.1} in forward passes, {:.1} in tree work), {:.1} s waiting for a lane, {:.1} s for a core, {:.1} s writing; batches by size 2^k: {:?}",
+        summary.workers,
+        summary.cpu_seconds,
+        summary.forward_seconds,
+        summary.tree_seconds,
+        summary.idle_seconds,
+        summary.queued_seconds,
+        summary.write_seconds,
+        summary.batch_sizes
     );
     Ok(())
 }

@@ -11,6 +11,7 @@ pub mod ladder;
 pub mod matches;
 mod overlap;
 pub mod progress;
+pub mod rate;
 pub mod report;
 pub mod run;
 pub mod stages;

@@ -11,6 +11,7 @@ use super::stages::train::train_stage;
 use super::summary::SelfplaySummary;
 use super::timing::{self, Stopwatch};
 use crate::rules::Position;
+use crate::selfplay::Seats;
 
 /// Cores for the work beside self-play: every core but the one self-play takes.
 fn cores_beside_selfplay() -> usize {
@@ -46,6 +47,9 @@ pub(crate) fn train_beside_selfplay(
     let more = next < cfg.generations;
     let step = AtomicU64::new(0);
     let variant = start.variant().name().to_string();
+    // the self-play workers take the cores the work beside leaves, and all of them once it ends
+    let workers = cfg.selfplay.worker_threads();
+    let seats = Seats::new(workers.saturating_sub(cores_beside_selfplay()));
     std::thread::scope(|scope| {
         let beside = scope.spawn(|| -> Result<(), PipelineError> {
             let pool =
@@ -53,7 +57,7 @@ pub(crate) fn train_beside_selfplay(
                     path: run.to_path_buf(),
                     message: format!("a thread pool beside self-play: {e}"),
                 })?;
-            pool.install(|| {
+            let done = pool.install(|| {
                 train_stage(
                     cfg,
                     run,
@@ -69,7 +73,9 @@ pub(crate) fn train_beside_selfplay(
                     teacher_games(cfg, &start, run, (next, "teacher_beside"), &mut Unseen)?;
                 }
                 Ok(())
-            })
+            });
+            seats.open(workers);
+            done
         });
         let selfplay = if more {
             let player = (next, next_player);
@@ -80,6 +86,7 @@ pub(crate) fn train_beside_selfplay(
                 (start, device),
                 progress,
                 runner,
+                &seats,
             ))
         } else {
             None

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::config::{EvalSettings, Gating};
 use super::files::generation_dir;
 use super::ladder::GenerationLadder;
+use super::rate::SelfplayRate;
 use super::summary::GenerationRecord;
 use super::timing::{read_book, time_table};
 use crate::atomic;
@@ -51,9 +52,11 @@ fn time_section(run: &Path, records: &[GenerationRecord]) -> std::io::Result<Str
         .map_err(failed)?;
     let closing = read_book(run, None).map_err(failed)?;
     let positions: Vec<u64> = records.iter().map(|r| r.selfplay.positions).collect();
+    let rate = SelfplayRate::of(records.iter().map(|r| &r.selfplay));
     Ok(format!(
-        "## Where the time went\n\nEach stage as timed by the invocation that completed it (a stage resumed after a kill counts only its last invocation).\n\n{}\n",
-        time_table(&books, &closing, &positions)
+        "## Where the time went\n\nEach stage as timed by the invocation that completed it (a stage resumed after a kill counts only its last invocation).\n\n{}\n{}",
+        time_table(&books, &closing, &positions),
+        rate.text()
     ))
 }
 
@@ -189,8 +192,8 @@ pub fn write_report(
     if teachers {
         md += "Rows marked *teacher* are the teacher's games (alpha-beta against itself), trained on beside the self-play of the same generation.\n\n";
     }
-    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s |\n";
-    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s | per core-second |\n";
+    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     let rows = records.iter().flat_map(|r| {
         let player = r
             .player
@@ -205,7 +208,7 @@ pub fn write_report(
         let n = s.games.max(1) as f64;
         let pct = |x: u64| format!("{:.0}%", 100.0 * x as f64 / n);
         md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |\n",
             generation,
             player,
             s.games,
@@ -216,6 +219,12 @@ pub fn write_report(
             pct(s.length_caps),
             s.mean_length,
             s.positions as f64 / s.seconds.max(1e-9),
+            // self-play counts its workers' core-time; teacher games and older summaries do not
+            if s.cpu_seconds > 0.0 {
+                format!("{:.1}", s.positions as f64 / s.cpu_seconds)
+            } else {
+                "-".into()
+            },
         );
     }
     md += &format!(

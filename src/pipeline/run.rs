@@ -15,6 +15,7 @@ use super::stages::selfplay::{selfplay_stage, teacher_games, Player, SelfplayRun
 use super::stages::train::{made_per_generation, train_message, train_stage, training_plan};
 use super::summary::{GenerationRecord, SelfplaySummary};
 use crate::rules::Position;
+use crate::selfplay::Seats;
 
 /// The run directory's layout, where callers have always found it.
 pub use super::files::{generation_dir, model_path};
@@ -74,7 +75,16 @@ pub fn run_pipeline_with(
                     Player::of(cfg, best, g == 0)
                 };
                 let runner = runner.as_deref_mut();
-                let s = selfplay_stage(cfg, run, (g, player), (&start, device), progress, runner)?;
+                let seats = Seats::new(cfg.selfplay.worker_threads());
+                let s = selfplay_stage(
+                    cfg,
+                    run,
+                    (g, player),
+                    (&start, device),
+                    progress,
+                    runner,
+                    &seats,
+                )?;
                 (player, s)
             }
         };

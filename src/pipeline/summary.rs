@@ -47,6 +47,29 @@ pub struct SelfplaySummary {
     #[serde(default)]
     pub mean_length: f64,
     pub seconds: f64,
+    /// Where this run's self-play time went (`selfplay::GenerateSummary`): core-seconds of the
+    /// threads that played, of their forward passes and of the tree work around them; zero in
+    /// summaries written before they were counted.
+    #[serde(default)]
+    pub cpu_seconds: f64,
+    #[serde(default)]
+    pub forward_seconds: f64,
+    #[serde(default)]
+    pub tree_seconds: f64,
+    /// Wall seconds workers waited for a lane (summed), and spent writing shards.
+    #[serde(default)]
+    pub idle_seconds: f64,
+    #[serde(default)]
+    pub write_seconds: f64,
+    /// Seconds the workers were ready to run but other processes held the cores.
+    #[serde(default)]
+    pub queued_seconds: f64,
+    #[serde(default)]
+    pub evaluations: u64,
+    #[serde(default)]
+    pub batches: u64,
+    #[serde(default)]
+    pub workers: u64,
 }
 
 impl SelfplaySummary {
@@ -77,6 +100,15 @@ impl SelfplaySummary {
             defender_wins: stats.defender_wins as u64,
             draws: stats.draws as u64,
             seconds: run.seconds,
+            cpu_seconds: run.cpu_seconds,
+            forward_seconds: run.forward_seconds,
+            tree_seconds: run.tree_seconds,
+            idle_seconds: run.idle_seconds,
+            write_seconds: run.write_seconds,
+            queued_seconds: run.queued_seconds,
+            evaluations: run.evaluations,
+            batches: run.batches,
+            workers: run.workers,
         })
     }
 }

@@ -184,6 +184,22 @@ pub fn time_table(books: &[TimeBook], closing: &TimeBook, positions: &[u64]) -> 
     total_row.push(format!("{all:.0}"));
     total_row.push(format!("{:.0}", done_beside.wall));
     md += &format!("| **all** | {} |\n", total_row.join(" | "));
+    // core-time over wall time: the process's CPU during a stage, work beside it included
+    let busy = |t: StageTime| {
+        if t.wall > 0.0 {
+            format!("{:.2}", t.cpu / t.wall)
+        } else {
+            "-".into()
+        }
+    };
+    let mut busy_row: Vec<String> = STAGES
+        .iter()
+        .map(|s| busy(totals.get(*s).copied().unwrap_or_default()))
+        .collect();
+    busy_row.push(busy(totals.get("other").copied().unwrap_or_default()));
+    busy_row.push(busy(StageTime { wall: all, cpu }));
+    busy_row.push("-".into());
+    md += &format!("| **cores busy** | {} |\n", busy_row.join(" | "));
     let selfplay = totals.get("selfplay").copied().unwrap_or_default();
     let positions: u64 = positions.iter().sum();
     md += &format!(
@@ -234,6 +250,31 @@ mod tests {
         assert!(table.contains("**180000 positions per hour of self-play**, 72000"));
         assert!(table
             .contains("CPU seconds of the whole process over the same stages: 400 (2.00 cores"));
+    }
+
+    #[test]
+    fn cores_busy_are_each_stages_core_time_over_its_wall_time() {
+        let t = |wall: f64, cpu: f64| StageTime { wall, cpu };
+        let books = [
+            TimeBook::from([
+                ("selfplay".to_string(), t(100.0, 190.0)),
+                ("train".to_string(), t(10.0, 20.0)),
+                ("evaluate".to_string(), t(20.0, 20.0)),
+            ]),
+            TimeBook::from([
+                ("selfplay".to_string(), t(50.0, 95.0)),
+                // beside self-play: its core-time is already in self-play's
+                ("train_beside".to_string(), t(40.0, 40.0)),
+            ]),
+        ];
+        let closing = TimeBook::from([("ladder".to_string(), t(30.0, 15.0))]);
+        let table = time_table(&books, &closing, &[0, 0]);
+        // self-play 285 / 150, train 20 / 10, evaluation 20 / 20, the ladder 15 / 30; in all
+        // 340 core-seconds over 210 s
+        assert!(
+            table.contains("| **cores busy** | 1.90 | - | 2.00 | 1.00 | - | 0.50 | 1.62 | - |"),
+            "{table}"
+        );
     }
 
     #[test]

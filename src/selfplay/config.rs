@@ -14,8 +14,19 @@ pub struct SelfplayConfig {
     pub fast_simulations: u32,
     /// Share of moves searched fully; the rest are cheap. 1.0 disables the randomization.
     pub full_search_fraction: f32,
-    /// Games played at once; their leaves are evaluated in one batch.
+    /// Games played at once; their leaves are evaluated in one batch per lane.
     pub concurrent_games: usize,
+    /// Lanes the games are dealt into (game `id` plays in lane `id % lanes`, with
+    /// `concurrent_games / lanes` of them in flight): each lane batches its own leaves and keeps
+    /// its own share of the cache, so lanes can be played on different cores. The games depend
+    /// on it (which positions share a forward pass), never on `workers`. Absent: 1, the
+    /// generator of earlier versions, game for game.
+    #[serde(default = "one")]
+    pub lanes: usize,
+    /// Threads that play the lanes, each with one libtorch thread (0: one per core, at most one
+    /// per lane). Absent: 1.
+    #[serde(default = "one")]
+    pub workers: usize,
     /// Games per shard file (a shard is written once all its games are finished).
     pub games_per_shard: usize,
     /// Moves are sampled in proportion to visits^(1/temperature) for the first
@@ -34,6 +45,8 @@ impl Default for SelfplayConfig {
             fast_simulations: 16,
             full_search_fraction: 0.25,
             concurrent_games: 64,
+            lanes: 1,
+            workers: 1,
             games_per_shard: 32,
             temperature: 1.0,
             temperature_plies: 16,
@@ -43,7 +56,23 @@ impl Default for SelfplayConfig {
     }
 }
 
+fn one() -> usize {
+    1
+}
+
 impl SelfplayConfig {
+    /// The threads that play the lanes: `workers`, or one per core when 0; never more than
+    /// the lanes.
+    pub fn worker_threads(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let wanted = if self.workers == 0 {
+            cores
+        } else {
+            self.workers
+        };
+        wanted.clamp(1, self.lanes.max(1))
+    }
+
     /// Reads and checks a self-play settings file.
     pub fn load(path: &std::path::Path) -> Result<SelfplayConfig, ConfigError> {
         crate::config::load(path)
@@ -60,6 +89,9 @@ impl Settings for SelfplayConfig {
         }
         if self.concurrent_games == 0 || self.games_per_shard == 0 {
             return Err("concurrent_games and games_per_shard must be at least 1".into());
+        }
+        if self.lanes == 0 || self.lanes > self.concurrent_games {
+            return Err("lanes must lie in 1..=concurrent_games".into());
         }
         if self.temperature <= 0.0 {
             return Err("temperature must be positive".into());

@@ -1,19 +1,20 @@
-//! The generator: keeps `concurrent_games` games in flight, evaluates all their pending leaves in
-//! one batch, and writes each shard (games `k*G .. (k+1)*G`) once all its games are over. A
+//! The generator: keeps `concurrent_games` games in flight in `lanes` lanes, evaluates each
+//! lane's pending leaves in one batch (`lane`), on the calling thread or on worker threads
+//! (`workers`), and writes each shard (games `k*G .. (k+1)*G`) once all its games are over. A
 //! rerun with the same output directory skips the shards already written.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::config::SelfplayConfig;
-use super::game::{FinishedGame, Game};
+use super::game::FinishedGame;
+use super::lane::{thread_cpu_seconds, thread_queued_seconds, Lane, LaneCounters};
 use super::teacher::Teacher;
+use super::workers::{play_lanes, Seats, WorkerTimes};
 use crate::data::{write_shard, DataError};
 use crate::interop::record::game_record;
 use crate::rules::{Position, Side};
 use crate::search::alphabeta::AlphaBetaConfig;
-use crate::search::mcts::batch::evaluate_pending;
-use crate::search::mcts::cache::EvalCache;
 use crate::search::Evaluator;
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -30,6 +31,21 @@ pub struct GenerateSummary {
     /// Games found already written by an earlier run.
     pub resumed_games: u64,
     pub seconds: f64,
+    /// Core-seconds of the threads that played (every lane's tree work and forward passes).
+    pub cpu_seconds: f64,
+    /// Core-seconds inside the evaluator, and in the rounds around it (`lane::LaneCounters`).
+    pub forward_seconds: f64,
+    pub tree_seconds: f64,
+    /// Wall seconds workers waited for a lane, summed over the workers.
+    pub idle_seconds: f64,
+    /// Seconds the threads were ready to run but had no core (other processes held them).
+    pub queued_seconds: f64,
+    /// Wall seconds writing shards and records.
+    pub write_seconds: f64,
+    /// Threads that played the lanes.
+    pub workers: u64,
+    /// Batches by size: entry k counts batches of 2^k to 2^(k+1) - 1 evaluations.
+    pub batch_sizes: Vec<u64>,
 }
 
 impl GenerateSummary {
@@ -136,7 +152,8 @@ pub(crate) fn prepare(
 }
 
 /// Plays the games of shards `only` (of a run of `games` games) into `out_dir`: the shard files
-/// and records a whole run writes for them, byte for byte (a cluster unit).
+/// and records a whole run writes for them, byte for byte (a cluster unit). Every lane
+/// (`lane`) is played on the calling thread with `evaluator`, in turn.
 #[allow(clippy::too_many_arguments)]
 pub fn generate_shards(
     start: &Position,
@@ -148,75 +165,170 @@ pub fn generate_shards(
     only: std::ops::Range<u64>,
     progress: &mut dyn Progress,
 ) -> Result<GenerateSummary, DataError> {
-    let clock = std::time::Instant::now();
-    prepare(
-        out_dir,
-        start.variant().name(),
-        games,
-        cfg.games_per_shard,
-        seed,
-        None,
-    )?;
-    let shards = shard_count(games, cfg);
-    let shard_games = |k: u64| shard_games(k, games, cfg);
-    // shards written by an earlier run are kept; play only the missing ones
-    let (done, todo): (Vec<u64>, Vec<u64>) = (0..shards)
-        .filter(|k| only.contains(k))
-        .partition(|&k| shard_path(out_dir, k).exists());
-    let mut summary = GenerateSummary {
-        resumed_games: done.iter().map(|&k| shard_games(k).count() as u64).sum(),
-        ..Default::default()
-    };
-    let mut queue = todo.iter().flat_map(|&k| shard_games(k));
-    let mut cache = EvalCache::for_variant(cfg.cache_size, start.variant());
-    let mut active: Vec<Game> = Vec::new();
-    let mut finished: BTreeMap<u64, FinishedGame> = BTreeMap::new();
-    let mut next_shard = todo.iter().copied().peekable();
+    let mut run = Writer::prepare(start, cfg, games, seed, out_dir, only)?;
+    let (cpu, queued) = (thread_cpu_seconds(), thread_queued_seconds());
+    let mut lanes: Vec<Lane> = (0..cfg.lanes.max(1))
+        .map(|k| Lane::new(k, &run.todo, cfg, start))
+        .collect();
     loop {
-        while active.len() < cfg.concurrent_games {
-            match queue.next() {
-                Some(id) => active.push(Game::new(id, start, seed, cfg)),
-                None => break,
+        let mut more = false;
+        for lane in &mut lanes {
+            if let Some(done) = lane.round((start, seed), cfg, evaluator) {
+                more = true;
+                run.take(done, progress)?;
             }
         }
-        if active.is_empty() {
+        if !more {
             break;
         }
-        // every game runs to its next leaf; finished ones leave
-        let mut waiting = Vec::with_capacity(active.len());
-        for game in active.drain(..) {
-            match game.advance(cfg, &mut cache) {
-                Ok(game) => waiting.push(game),
-                Err(done) => {
-                    summary.count(&done);
-                    summary.seconds = clock.elapsed().as_secs_f64();
-                    progress.game_finished(&summary);
-                    finished.insert(done.id, done);
-                }
-            }
+    }
+    let mut counters = LaneCounters::default();
+    for lane in &lanes {
+        counters.add(&lane.counters());
+    }
+    let times = WorkerTimes {
+        cpu: thread_cpu_seconds() - cpu,
+        idle: 0.0,
+        queued: thread_queued_seconds() - queued,
+    };
+    Ok(run.finish(&counters, &times, 1))
+}
+
+/// `generate_shards` with the lanes played on worker threads (`workers`): `evaluators` holds one
+/// evaluator for each of `cfg.lanes` lanes, `seats` says how many of `cfg.worker_threads()`
+/// workers may play at a time. The games are those `generate_shards` plays.
+#[allow(clippy::too_many_arguments)]
+pub fn generate_shards_on_workers(
+    start: &Position,
+    evaluators: Vec<Box<dyn Evaluator + Send>>,
+    seats: &Seats,
+    cfg: &SelfplayConfig,
+    games: u64,
+    seed: u64,
+    out_dir: &Path,
+    only: std::ops::Range<u64>,
+    progress: &mut dyn Progress,
+) -> Result<GenerateSummary, DataError> {
+    assert_eq!(
+        evaluators.len(),
+        cfg.lanes.max(1),
+        "one evaluator for each lane"
+    );
+    let mut run = Writer::prepare(start, cfg, games, seed, out_dir, only)?;
+    let lanes = evaluators
+        .into_iter()
+        .enumerate()
+        .map(|(k, e)| (Lane::new(k, &run.todo, cfg, start), e))
+        .collect();
+    let threads = cfg.worker_threads();
+    let (counters, times) = play_lanes(lanes, threads, seats, (start, seed), cfg, &mut |done| {
+        run.take(done, progress)
+    })?;
+    Ok(run.finish(&counters, &times, threads))
+}
+
+/// A run's finished games on their way to the shards: each shard is written once all its games
+/// are over, in order.
+struct Writer<'a> {
+    start: &'a Position,
+    out_dir: &'a Path,
+    games: u64,
+    per_shard: u64,
+    /// The games to play (those of the shards not yet written), in order.
+    todo: Vec<u64>,
+    shards: std::iter::Peekable<std::vec::IntoIter<u64>>,
+    finished: BTreeMap<u64, FinishedGame>,
+    summary: GenerateSummary,
+    clock: std::time::Instant,
+}
+
+impl<'a> Writer<'a> {
+    fn prepare(
+        start: &'a Position,
+        cfg: &SelfplayConfig,
+        games: u64,
+        seed: u64,
+        out_dir: &'a Path,
+        only: std::ops::Range<u64>,
+    ) -> Result<Writer<'a>, DataError> {
+        let clock = std::time::Instant::now();
+        prepare(
+            out_dir,
+            start.variant().name(),
+            games,
+            cfg.games_per_shard,
+            seed,
+            None,
+        )?;
+        let shards = shard_count(games, cfg);
+        // shards written by an earlier run are kept; play only the missing ones
+        let (done, todo): (Vec<u64>, Vec<u64>) = (0..shards)
+            .filter(|k| only.contains(k))
+            .partition(|&k| shard_path(out_dir, k).exists());
+        let summary = GenerateSummary {
+            resumed_games: done
+                .iter()
+                .map(|&k| shard_games(k, games, cfg).count() as u64)
+                .sum(),
+            ..Default::default()
+        };
+        Ok(Writer {
+            start,
+            out_dir,
+            games,
+            per_shard: cfg.games_per_shard as u64,
+            todo: todo
+                .iter()
+                .flat_map(|&k| shard_games(k, games, cfg))
+                .collect(),
+            shards: todo.into_iter().peekable(),
+            finished: BTreeMap::new(),
+            summary,
+            clock,
+        })
+    }
+
+    /// Counts `done`, tells `progress`, and writes every shard whose games are all over.
+    fn take(
+        &mut self,
+        done: Vec<FinishedGame>,
+        progress: &mut dyn Progress,
+    ) -> Result<(), DataError> {
+        for game in done {
+            self.summary.count(&game);
+            self.summary.seconds = self.clock.elapsed().as_secs_f64();
+            progress.game_finished(&self.summary);
+            self.finished.insert(game.id, game);
         }
-        // one batch for every pending leaf
-        let mut searches: Vec<_> = waiting.iter_mut().map(Game::waiting).collect();
-        let evaluated = evaluate_pending(&mut searches, evaluator, Some(&mut cache));
-        if evaluated > 0 {
-            summary.evaluations += evaluated as u64;
-            summary.batches += 1;
-        }
-        active = waiting;
-        // write every shard whose games are all finished
-        while let Some(&k) = next_shard.peek() {
-            let ids = shard_games(k);
-            if !ids.clone().all(|id| finished.contains_key(&id)) {
+        while let Some(&k) = self.shards.peek() {
+            let ids = (k * self.per_shard)..((k + 1) * self.per_shard).min(self.games);
+            if !ids.clone().all(|id| self.finished.contains_key(&id)) {
                 break;
             }
-            let done: Vec<FinishedGame> = ids.filter_map(|id| finished.remove(&id)).collect();
-            write_shard_files(start, out_dir, k, &done)?;
-            next_shard.next();
+            let written = std::time::Instant::now();
+            let games: Vec<FinishedGame> = ids.filter_map(|id| self.finished.remove(&id)).collect();
+            write_shard_files(self.start, self.out_dir, k, &games)?;
+            self.summary.write_seconds += written.elapsed().as_secs_f64();
+            self.shards.next();
         }
+        Ok(())
     }
-    summary.cache_hits = cache.hits;
-    summary.seconds = clock.elapsed().as_secs_f64();
-    Ok(summary)
+
+    fn finish(mut self, c: &LaneCounters, times: &WorkerTimes, workers: usize) -> GenerateSummary {
+        let s = &mut self.summary;
+        s.evaluations = c.evaluations;
+        s.batches = c.batches;
+        s.cache_hits = c.cache_hits;
+        s.forward_seconds = c.forward_seconds;
+        s.tree_seconds = c.tree_seconds;
+        s.batch_sizes = c.batch_sizes.to_vec();
+        s.cpu_seconds = times.cpu;
+        s.idle_seconds = times.idle;
+        s.queued_seconds = times.queued;
+        s.workers = workers as u64;
+        s.seconds = self.clock.elapsed().as_secs_f64();
+        self.summary
+    }
 }
 
 /// What a run into `dir` is: a rerun must be the same run to continue it.

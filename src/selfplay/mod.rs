@@ -4,10 +4,14 @@
 pub mod config;
 pub mod game;
 pub mod generator;
+pub mod lane;
 pub mod teacher;
+pub mod workers;
 
 pub use config::SelfplayConfig;
 pub use generator::{
-    generate, generate_shards, shard_count, shard_plan, GenerateSummary, Progress,
+    generate, generate_shards, generate_shards_on_workers, shard_count, shard_plan,
+    GenerateSummary, Progress,
 };
 pub use teacher::generate_teacher;
+pub use workers::Seats;

@@ -17,6 +17,8 @@ fn tiny_config(gumbel: bool) -> SelfplayConfig {
         fast_simulations: 4,
         full_search_fraction: 0.5,
         concurrent_games: 4,
+        lanes: 1,
+        workers: 1,
         games_per_shard: 3,
         temperature: 1.0,
         temperature_plies: 6,
@@ -361,4 +363,205 @@ fn teacher_games_are_the_records_moves_as_one_hot_targets() {
         assert_eq!(summary.samples, summary.positions, "every move is a sample");
         check_teacher_shards(variant, &dir, 2, 3);
     }
+}
+
+/// Evaluations that depend on the batch a position comes in (its size and the position's place
+/// in it), as a network's forward pass may round differently in different batches: games played
+/// with it are the same only where their batches are.
+struct BatchSensitive;
+
+impl tavlei::search::Evaluator for BatchSensitive {
+    fn evaluate(
+        &mut self,
+        requests: &[tavlei::search::Request<'_>],
+    ) -> Vec<tavlei::search::Evaluation> {
+        let n = requests.len();
+        requests
+            .iter()
+            .enumerate()
+            .map(|(i, (_, moves))| {
+                let mut priors = vec![1.0; moves.len()];
+                priors[(n * 7 + i) % moves.len().max(1)] += 3.0;
+                let total: f32 = priors.iter().sum();
+                tavlei::search::Evaluation {
+                    priors: priors.iter().map(|p| p / total).collect(),
+                    value: ((n * 13 + i * 5) % 11) as f32 / 10.0 - 0.5,
+                }
+            })
+            .collect()
+    }
+
+    fn describe(&self) -> String {
+        "batch-sensitive".into()
+    }
+}
+
+/// Every shard and record file of a run directory, by name.
+fn run_files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .expect("run dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.file_name().is_some_and(|n| n != "manifest.json"))
+        .map(|p| {
+            let name = p.file_name().expect("name").to_string_lossy().to_string();
+            (name, std::fs::read(&p).expect("reads"))
+        })
+        .collect()
+}
+
+/// The moves of every game in `dir`'s records, by game id.
+fn games_of(dir: &Path, shards: u64, per_shard: usize) -> Vec<Vec<String>> {
+    (0..shards)
+        .flat_map(|k| read_records(&records_path(dir, k)))
+        .map(|(moves, _)| moves)
+        .take(per_shard * shards as usize)
+        .collect()
+}
+
+/// The generator of earlier versions, as an oracle: `concurrent_games` games in flight, every
+/// pending leaf in one batch, one cache. Returns each game's moves, by id.
+fn single_batch_games(
+    start: &Position,
+    evaluator: &mut dyn tavlei::search::Evaluator,
+    cfg: &SelfplayConfig,
+    games: u64,
+    seed: u64,
+) -> Vec<Vec<String>> {
+    use tavlei::search::mcts::batch::evaluate_pending;
+    use tavlei::search::mcts::cache::EvalCache;
+    use tavlei::selfplay::game::Game;
+    let mut cache = EvalCache::for_variant(cfg.cache_size, start.variant());
+    let mut queue = 0..games;
+    let mut active: Vec<Game> = Vec::new();
+    let mut done = std::collections::BTreeMap::new();
+    loop {
+        while active.len() < cfg.concurrent_games {
+            match queue.next() {
+                Some(id) => active.push(Game::new(id, start, seed, cfg)),
+                None => break,
+            }
+        }
+        if active.is_empty() {
+            return done.into_values().collect();
+        }
+        let mut waiting = Vec::new();
+        for game in active.drain(..) {
+            match game.advance(cfg, &mut cache) {
+                Ok(game) => waiting.push(game),
+                Err(finished) => {
+                    done.insert(finished.id, finished.moves);
+                }
+            }
+        }
+        let mut searches: Vec<_> = waiting.iter_mut().map(Game::waiting).collect();
+        evaluate_pending(&mut searches, evaluator, Some(&mut cache));
+        active = waiting;
+    }
+}
+
+/// A run of 9 games in 3 shards on `workers` threads (`open` of them seated at first, all after
+/// 30 ms), each lane with its own batch-sensitive evaluator.
+fn on_workers(
+    cfg: &SelfplayConfig,
+    workers: usize,
+    open: usize,
+    eval: fn() -> Box<dyn tavlei::search::Evaluator + Send>,
+) -> (tempfile::TempDir, PathBuf) {
+    let (tmp, dir) = scratch();
+    let v = Variant::load("brandubh").expect("preset");
+    let cfg = SelfplayConfig {
+        workers,
+        ..cfg.clone()
+    };
+    let seats = tavlei::selfplay::Seats::new(open);
+    let evaluators = (0..cfg.lanes).map(|_| eval()).collect();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            seats.open(workers);
+        });
+        let s = tavlei::selfplay::generate_shards_on_workers(
+            &Position::start(&v),
+            evaluators,
+            &seats,
+            &cfg,
+            9,
+            5,
+            &dir,
+            0..3,
+            &mut (),
+        )
+        .expect("self-play runs");
+        assert_eq!((s.games, s.workers as usize), (9, workers.min(cfg.lanes)));
+        assert!(s.cpu_seconds > 0.0 && s.evaluations > 0);
+    });
+    (tmp, dir)
+}
+
+fn lanes_config(lanes: usize) -> SelfplayConfig {
+    SelfplayConfig {
+        concurrent_games: 6,
+        lanes,
+        ..tiny_config(false)
+    }
+}
+
+#[test]
+fn lanes_play_the_same_games_on_any_number_of_workers() {
+    let cfg = lanes_config(3);
+    let v = Variant::load("brandubh").expect("preset");
+    // every lane in turn on this thread, with one evaluator
+    let (_tmp, here) = scratch();
+    generate(
+        &Position::start(&v),
+        &mut BatchSensitive,
+        &cfg,
+        9,
+        5,
+        &here,
+        &mut (),
+    )
+    .expect("runs");
+    let expected = run_files(&here);
+    assert_eq!(expected.len(), 6, "three shards and their records");
+    let eval = || Box::new(BatchSensitive) as Box<dyn tavlei::search::Evaluator + Send>;
+    for (workers, open) in [(1, 1), (2, 2), (3, 3), (2, 1)] {
+        let (_tmp, dir) = on_workers(&cfg, workers, open, eval);
+        assert!(
+            run_files(&dir) == expected,
+            "{workers} workers ({open} seated at first) played other games"
+        );
+    }
+    // the evaluator tells batches apart: the lanes, unlike the workers, change the games
+    let (_tmp, one_lane) = on_workers(&lanes_config(1), 2, 2, eval);
+    assert_ne!(games_of(&one_lane, 3, 3), games_of(&here, 3, 3));
+}
+
+#[test]
+fn one_lane_plays_the_games_of_the_single_batch_generator() {
+    let cfg = lanes_config(1);
+    let v = Variant::load("brandubh").expect("preset");
+    let start = Position::start(&v);
+    let oracle = single_batch_games(&start, &mut BatchSensitive, &cfg, 9, 5);
+    let (_tmp, dir) = scratch();
+    generate(&start, &mut BatchSensitive, &cfg, 9, 5, &dir, &mut ()).expect("runs");
+    assert_eq!(games_of(&dir, 3, 3), oracle);
+}
+
+#[test]
+fn lanes_change_no_game_when_evaluations_do_not_depend_on_the_batch() {
+    // rollout values are seeded by position: any lanes on any workers play the games of the
+    // single-batch generator
+    let v = Variant::load("brandubh").expect("preset");
+    let oracle = single_batch_games(
+        &Position::start(&v),
+        &mut RolloutEvaluator::new(1, 3),
+        &lanes_config(1),
+        9,
+        5,
+    );
+    let eval =
+        || Box::new(RolloutEvaluator::new(1, 3)) as Box<dyn tavlei::search::Evaluator + Send>;
+    let (_tmp, dir) = on_workers(&lanes_config(3), 2, 2, eval);
+    assert_eq!(games_of(&dir, 3, 3), oracle);
 }

@@ -12,7 +12,7 @@ use crate::pipeline::summary::SelfplaySummary;
 use crate::pipeline::timing::{self, Stopwatch};
 use crate::rules::Position;
 use crate::search::{Evaluator, RolloutEvaluator};
-use crate::selfplay::generate;
+use crate::selfplay::{generate_shards_on_workers, shard_count, Seats};
 
 /// A generation's self-play as `tavlei selfplay` would play it: a runner elsewhere (a cluster)
 /// that writes these shards into `out` gives the bytes the pipeline itself would write.
@@ -101,7 +101,8 @@ impl Player {
     }
 }
 
-/// Plays (or reads back) generation `g`'s self-play with `player`.
+/// Plays (or reads back) generation `g`'s self-play with `player`, on as many workers as `seats`
+/// lets play (`selfplay::workers`).
 pub(crate) fn selfplay_stage(
     cfg: &PipelineConfig,
     run: &Path,
@@ -109,6 +110,7 @@ pub(crate) fn selfplay_stage(
     (start, device): (&Position, tch::Device),
     progress: &mut dyn PipelineProgress,
     runner: Option<&mut (dyn SelfplayRunner + '_)>,
+    seats: &Seats,
 ) -> Result<SelfplaySummary, PipelineError> {
     let dir = generation_dir(run, g);
     let data = dir.join("selfplay");
@@ -138,22 +140,32 @@ pub(crate) fn selfplay_stage(
             })?;
     }
     let variant = start.variant().name();
-    let mut evaluator: Box<dyn Evaluator> = match player {
-        Player::Bootstrap => Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed)),
-        Player::Network(p) => Box::new(NetworkEvaluator::new(Network::load(
-            &model_path(run, p),
-            Some(variant),
-            device,
-        )?)),
-    };
+    // one evaluator for each lane: a lane's forward passes never wait for another's
+    let evaluators = (0..cfg.selfplay.lanes.max(1))
+        .map(|_| -> Result<Box<dyn Evaluator + Send>, PipelineError> {
+            Ok(match player {
+                Player::Bootstrap => {
+                    Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed))
+                }
+                Player::Network(p) => Box::new(NetworkEvaluator::new(Network::load(
+                    &model_path(run, p),
+                    Some(variant),
+                    device,
+                )?)),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut bar = SelfplayBar(progress, 0);
-    let s = generate(
+    let shards = 0..shard_count(cfg.games_per_generation, &cfg.selfplay);
+    let s = generate_shards_on_workers(
         start,
-        evaluator.as_mut(),
+        evaluators,
+        seats,
         &cfg.selfplay,
         cfg.games_per_generation,
         seed,
         &data,
+        shards,
         &mut bar,
     )?;
     let s = SelfplaySummary::of(&data, variant, &s)?;
