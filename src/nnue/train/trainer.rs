@@ -112,8 +112,8 @@ pub struct NnueTrainSummary {
     pub heldout_loss: f64,
     pub constant_loss: f64,
     pub seconds: f64,
-    /// Training positions per second of the optimizer steps of this invocation (the held-out
-    /// passes and checkpoints excluded).
+    /// Training positions per second of the optimizer steps over every epoch (the held-out
+    /// passes and checkpoints excluded; epochs before a resume count with their own rate).
     pub positions_per_s: f64,
     pub torch_threads: usize,
     pub finished: bool,
@@ -395,7 +395,6 @@ pub fn train(
     }
 
     let steps_per_epoch = train_set.len().div_ceil(cfg.batch_size);
-    let (mut trained, mut train_seconds) = (0usize, 0.0f64);
     while state.epoch < cfg.epochs {
         let epoch = state.epoch;
         let lr = cfg.learning_rate_at(epoch);
@@ -427,8 +426,6 @@ pub fn train(
             });
         }
         let seconds = epoch_clock.elapsed().as_secs_f64();
-        trained += train_set.len();
-        train_seconds += seconds;
         state.epoch += 1;
         let row = EpochRow {
             epoch: state.epoch,
@@ -462,7 +459,7 @@ pub fn train(
         heldout_loss: last,
         constant_loss: constant,
         seconds: clock.elapsed().as_secs_f64(),
-        positions_per_s: trained as f64 / train_seconds.max(1e-9),
+        positions_per_s: overall_rate(&rows, train_set.len()),
         torch_threads: crate::nn::threads::current(),
         finished,
     };
@@ -490,6 +487,20 @@ pub fn train(
         crate::atomic::write(&json, text).map_err(|e| io(&json)(e.to_string()))?;
     }
     Ok(summary)
+}
+
+/// Positions per second over the trained epochs of `rows`, each epoch `positions` long.
+fn overall_rate(rows: &[EpochRow], positions: usize) -> f64 {
+    let trained: Vec<&EpochRow> = rows.iter().filter(|r| r.epoch > 0).collect();
+    let seconds: f64 = trained
+        .iter()
+        .map(|r| positions as f64 / r.positions_per_s.max(1e-9))
+        .sum();
+    if trained.is_empty() {
+        0.0
+    } else {
+        (trained.len() * positions) as f64 / seconds
+    }
 }
 
 /// Saves epoch `state.epoch`'s weights and optimizer state in their own directory, then commits
