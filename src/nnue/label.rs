@@ -198,7 +198,7 @@ fn label_game(
 
 /// The search-score units per logit that make `σ(score / s)` predict the side to move's result
 /// best (least log loss, a draw counting ½): a one-parameter logistic fit over the positions
-/// whose score is not a found win or loss (those are certain, and would only pull `s` down).
+/// whose score is not a found win or loss (those are outside the model: certain at any scale).
 /// `None` when fewer than two such positions remain. It reuses Texel's scale search, whose
 /// model is `σ(2·score / value_scale)`, with the score as the only term: `s = value_scale / 2`.
 pub fn fit_score_per_logit(positions: &[LabelledPosition]) -> Option<f64> {
