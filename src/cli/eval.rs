@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::eval::agent::parse_budget;
+use tavlei::eval::balance::{DEFAULT_AGENT, DEFAULT_LEVELS};
 use tavlei::eval::matches::Sprt;
 use tavlei::eval::run::{
     standings, BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, LadderRequest, LadderRun,
@@ -290,11 +291,14 @@ pub struct BalanceArgs {
     /// Several variants side by side: `a,b,c` or `all`.
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
-    /// The agent playing both sides, e.g. mcts:64 or net:models/tavlei.safetensors:64.
+    /// The agent playing both sides, e.g. mcts:64 or net:models/tavlei.safetensors:64. Default:
+    /// alpha-beta with quiescence at depths 2 and 4 (levels of one parity), read from the
+    /// repository's configs/alphabeta/quiescence.toml.
     #[arg(long)]
-    agent: AgentSpec,
+    agent: Option<AgentSpec>,
     /// Strength levels: the agent's budget for each study, simulation counts (e.g. 1,16,64) or
-    /// times per move (e.g. t=50ms,t=200ms; a bare 50ms works too).
+    /// times per move (e.g. t=50ms,t=200ms; a bare 50ms works too). Default with the default
+    /// agent: 2,4.
     #[arg(long, value_delimiter = ',')]
     levels: Vec<String>,
     #[arg(long, default_value_t = 100)]
@@ -348,7 +352,13 @@ fn balance_variants(args: &BalanceArgs) -> Result<Vec<String>> {
 
 /// `--levels`: simulation counts, or times per move with or without their `t=`.
 fn balance_levels(args: &BalanceArgs) -> Result<Vec<BalanceLevel>> {
-    args.levels
+    let default: Vec<String> = DEFAULT_LEVELS.iter().map(|l| l.to_string()).collect();
+    let levels = if args.agent.is_none() && args.levels.is_empty() {
+        &default
+    } else {
+        &args.levels
+    };
+    levels
         .iter()
         .map(|text| {
             let budget = parse_budget(text)
@@ -367,7 +377,11 @@ fn balance_levels(args: &BalanceArgs) -> Result<Vec<BalanceLevel>> {
 pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
     let run = BalanceRun::open(BalanceRequest {
         variants: balance_variants(&args)?,
-        agent: args.agent.clone(),
+        agent: match &args.agent {
+            Some(agent) => agent.clone(),
+            None => AgentSpec::parse(DEFAULT_AGENT)
+                .context("the default agent's settings are the repository's: run from its root or give --agent")?,
+        },
         levels: balance_levels(&args)?,
         games: args.games,
         large_games: args.large_games,

@@ -148,6 +148,17 @@ impl SequentialReport {
     }
 }
 
+/// The agent of a study that names none (a user's own variant file, say): alpha-beta with a
+/// quiescence search of 4 plies, at the fixed depths of `DEFAULT_LEVELS`. Plain alpha-beta's
+/// share follows the parity of the depth where its search stops (Copenhagen's attackers 78 / 76 %
+/// at depths 2 / 4, 20 / 2 % at 3 / 5; time levels mix the parities), so the default's levels
+/// are fixed depths of one parity, and quiescence narrows what is left of the horizon effect
+/// (Sea Tafl's even-odd gap 46 points plain, 14 with it; experiments/balance-study/README.md).
+/// The settings file is the repository's, so the default is read from its root.
+pub const DEFAULT_AGENT: &str = "ab:4:eval=configs/alphabeta/quiescence.toml";
+/// The default agent's levels: even depths, weakest first.
+pub const DEFAULT_LEVELS: [&str; 2] = ["2", "4"];
+
 /// The default equivalence margin of the two strongest levels: ±7.5 points of share.
 pub const EQUIVALENCE_MARGIN: f64 = 0.075;
 

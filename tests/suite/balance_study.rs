@@ -424,3 +424,40 @@ fn the_copies_in_the_older_tables_are_counted_and_flagged() {
         .expect("brandubh 40 ms");
     assert!(!clean.contains("copies"), "{clean}");
 }
+
+/// A study that names no agent plays alpha-beta with quiescence at depths 2 and 4: levels of
+/// one parity (plain alpha-beta's shares swing with the parity of its depth).
+#[test]
+fn a_study_without_an_agent_plays_alpha_beta_at_depths_of_one_parity() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args([
+            "balance",
+            "--variant",
+            "brandubh",
+            "--games",
+            "2",
+            "--json",
+            "--out",
+        ])
+        .arg(tmp.path())
+        .output()
+        .expect("runs tavlei");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reports: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).expect("json");
+    let agents: Vec<&str> = reports
+        .iter()
+        .map(|r| r["agent"].as_str().expect("an agent"))
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            "ab:2:eval=configs/alphabeta/quiescence.toml",
+            "ab:4:eval=configs/alphabeta/quiescence.toml"
+        ]
+    );
+}
