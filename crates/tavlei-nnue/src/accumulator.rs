@@ -2,7 +2,7 @@
 
 /// The `N` i16 sums `ft.bias + sum of ft.weight rows of the active features`, plus scratch lists
 /// an update reuses so that the search's hot path never allocates.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Accumulator {
     /// `stride` sums; the columns past `width` are padding and stay zero.
     pub(crate) values: Vec<i16>,
@@ -35,3 +35,10 @@ impl PartialEq for Accumulator {
 }
 
 impl Eq for Accumulator {}
+
+/// The sums only (the scratch lists are not state).
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Accumulator").field(&self.values()).finish()
+    }
+}

@@ -113,23 +113,36 @@ impl FeatureSet {
         removed: &mut Vec<u32>,
         added: &mut Vec<u32>,
     ) -> FeatureChange {
+        // Eight squares at a time: a move changes a handful of squares, so most words compare
+        // equal and are skipped (this scan is most of an update's cost).
+        let n = before.len().min(after.len());
+        let mut changed = [0usize; 16];
+        let (mut count, mut overflow) = (0, false);
         let mut king = None;
-        for (sq, (&old, &new)) in before.iter().zip(after).enumerate() {
-            if old == new {
-                if old == KING_CODE {
-                    king = Some(sq);
-                }
-                continue;
+        for start in (0..n).step_by(8) {
+            let (old, new) = (word(before, start), word(after, start));
+            if king.is_none() {
+                king = first_byte(old, KING_CODE).map(|i| start + i);
             }
-            if old == KING_CODE || new == KING_CODE {
-                return FeatureChange::Refresh;
+            let mut diff = old ^ new;
+            while diff != 0 {
+                let i = diff.trailing_zeros() as usize / 8;
+                diff &= !(0xff << (8 * i));
+                let sq = start + i;
+                if before[sq] == KING_CODE || after[sq] == KING_CODE {
+                    return FeatureChange::Refresh;
+                }
+                if count < changed.len() {
+                    changed[count] = sq;
+                    count += 1;
+                } else {
+                    overflow = true;
+                }
             }
         }
         // the king stood still: every change is a piece leaving or arriving on a square
-        for (sq, (&old, &new)) in before.iter().zip(after).enumerate() {
-            if old == new {
-                continue;
-            }
+        let mut emit = |sq: usize| {
+            let (old, new) = (before[sq], after[sq]);
             if old != EMPTY {
                 removed.push(self.piece_square(old, sq));
                 if let Some(king) = king {
@@ -142,9 +155,38 @@ impl FeatureSet {
                     added.push(self.king_relative(new, sq, king));
                 }
             }
+        };
+        if overflow {
+            (0..n).filter(|&sq| before[sq] != after[sq]).for_each(emit);
+        } else {
+            changed[..count].iter().for_each(|&sq| emit(sq));
         }
         FeatureChange::Incremental
     }
+}
+
+/// Up to eight bytes of `cells` from `start` as one little-endian word, zero (empty) padded.
+#[inline]
+fn word(cells: &[u8], start: usize) -> u64 {
+    if let Some(full) = cells.get(start..start + 8) {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(full);
+        return u64::from_le_bytes(bytes);
+    }
+    let mut bytes = [EMPTY; 8];
+    let len = (cells.len() - start).min(8);
+    bytes[..len].copy_from_slice(&cells[start..start + len]);
+    u64::from_le_bytes(bytes)
+}
+
+/// The index of the first byte of `w` equal to `code` (the lowest zero byte of `w ^ code*ONES`
+/// is exact; only bytes above it can be false positives).
+#[inline]
+fn first_byte(w: u64, code: u8) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (code as u64 * ONES);
+    let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+    (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! vector instructions: accumulator rows added and subtracted (i16), and the head's dot products
 //! (clamped activations times i8 weights, both held as i16, summed in i32).
 
-use crate::network::{Network, MAX_WIDTH};
+use crate::network::Network;
 use crate::{QA, QB_SHIFT};
 
 /// Accumulator columns handled at once (one 512-bit register of i16); rows in memory are padded
@@ -33,24 +33,15 @@ pub fn apply_rows(out: &mut [i16], base: &[i16], weights: &[i16], added: &[u32],
     }
 }
 
-/// `out[i] = clamp(acc[i], 0, 127)`: the clipped-ReLU activations of the accumulator.
+/// `sum clamp(acc[i], 0, 127) * w[i]` in i32: the clipped-ReLU activations times one row of the
+/// head (each product below 2^14 in size: no overflow below 2^16 columns). Clamping inside the
+/// loop costs two vector instructions and spares a buffer of activations.
 #[inline(always)]
-pub fn clamp_activations(out: &mut [i16], acc: &[i16]) {
-    for (o, a) in out.chunks_exact_mut(CHUNK).zip(acc.chunks_exact(CHUNK)) {
-        for (o, a) in o.iter_mut().zip(a) {
-            *o = (*a).clamp(0, 127);
-        }
-    }
-}
-
-/// `sum a[i] * w[i]` in i32 (each product is at most 127 * 128 in size, no overflow below
-/// 2^16 columns).
-#[inline(always)]
-pub fn dot(a: &[i16], w: &[i16]) -> i32 {
+pub fn clamped_dot(acc: &[i16], w: &[i16]) -> i32 {
     let mut lanes = [0i32; CHUNK];
-    for (a, w) in a.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
+    for (a, w) in acc.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
         for ((l, a), w) in lanes.iter_mut().zip(a).zip(w) {
-            *l += *a as i32 * *w as i32;
+            *l += (*a).clamp(0, QA as i16) as i32 * *w as i32;
         }
     }
     lanes.iter().sum()
@@ -60,12 +51,9 @@ pub fn dot(a: &[i16], w: &[i16]) -> i32 {
 #[inline(always)]
 pub fn head(net: &Network, acc: &[i16], s: usize) -> i64 {
     let (n, h) = (acc.len(), net.meta.hidden);
-    let mut buf = [0i16; MAX_WIDTH];
-    let a = &mut buf[..n];
-    clamp_activations(a, acc);
     let mut y = net.out_bias[s] as i64;
     for k in s * h..(s + 1) * h {
-        let pre = dot(a, &net.l1_weight[k * n..][..n]) as i64 + net.l1_bias[k] as i64;
+        let pre = clamped_dot(acc, &net.l1_weight[k * n..][..n]) as i64 + net.l1_bias[k] as i64;
         // arithmetic shift: floor division by QB, the contract's rounding
         let hidden = (pre >> QB_SHIFT).clamp(0, QA as i64);
         y += hidden * net.out_weight[k] as i64;

@@ -14,11 +14,12 @@ use crate::kernels::{self, CHUNK};
 use crate::meta::Meta;
 use crate::{EVAL_PER_LOGIT, QA, QB};
 
-/// The widest accumulator inference supports (the head's activations live on the stack).
+/// The widest accumulator accepted: a sanity bound against a corrupt header (trained widths are
+/// 64 to 256).
 pub const MAX_WIDTH: usize = 1024;
 
 /// A quantised network ready for integer inference.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Network {
     pub(crate) meta: Meta,
     pub(crate) features: FeatureSet,
@@ -37,6 +38,16 @@ pub struct Network {
     pub(crate) out_weight: Vec<i32>,
     /// `[2]`, scale QA * QB.
     pub(crate) out_bias: Vec<i32>,
+}
+
+/// The meta and sizes only: the weights would fill a screen.
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("meta", &self.meta)
+            .field("features", &self.features.count())
+            .finish_non_exhaustive()
+    }
 }
 
 /// Checks the sizes a network may have (before any tensor is read or allocated).
