@@ -629,3 +629,66 @@ fn ab_against_a_random_mover_on_brandubh() {
         );
     }
 }
+
+// ---------------------------------------------------------------- the clock
+
+/// An agent that looks at its node budget at every node, with or without skipping iterations
+/// predicted to be wasted.
+fn clocked(predict: bool) -> AlphaBeta {
+    let mut config = AlphaBetaConfig::default();
+    config.search.tt_megabytes = 1;
+    config.search.check_every = 1;
+    config.search.predict_iterations = predict;
+    AlphaBeta::new(config, 7)
+}
+
+/// A Brandubh position whose best move changes from depth 2 to depth 3, with both searches.
+fn changing_at_depth_three() -> (Position, AbResult, AbResult) {
+    let pos = random_position("brandubh", 1, 11);
+    let two = clocked(false).search(&pos, Limit::Depth(2));
+    let three = clocked(false).search(&pos, Limit::Depth(3));
+    assert_ne!(
+        two.best, three.best,
+        "the position no longer changes its mind"
+    );
+    (pos, two, three)
+}
+
+#[test]
+fn an_interrupted_iteration_keeps_a_move_that_beat_the_previous_best() {
+    let (pos, two, three) = changing_at_depth_three();
+    // one node short of finishing depth 3: the new best has been searched, the iteration not
+    let cut = clocked(false).search(&pos, Limit::Nodes(three.nodes - 1));
+    assert_eq!(cut.depth, 2, "depth 3 was interrupted: {cut:?}");
+    assert_eq!(
+        name(&pos, cut.best),
+        name(&pos, three.best),
+        "depth 2 played {}",
+        name(&pos, two.best)
+    );
+    assert_eq!(
+        cut.pv.first(),
+        cut.best.as_ref(),
+        "the line starts with the move"
+    );
+}
+
+#[test]
+fn no_iteration_starts_whose_first_move_cannot_finish() {
+    let (pos, _, three) = changing_at_depth_three();
+    // one node past depth 3: depth 4's first move cannot finish, so it does not start; depth 3
+    // starts (two iterations are too few to predict from: the growth alternates with the
+    // depth's parity) and finishes
+    let skipped = clocked(true).search(&pos, Limit::Nodes(three.nodes + 1));
+    assert_eq!(
+        (skipped.depth, skipped.nodes),
+        (3, three.nodes),
+        "{skipped:?}"
+    );
+    let started = clocked(false).search(&pos, Limit::Nodes(three.nodes + 1));
+    assert_eq!(
+        started.nodes,
+        three.nodes + 1,
+        "without prediction it starts"
+    );
+}

@@ -26,6 +26,11 @@ pub struct SearchSettings {
     pub check_every: u64,
     /// With a time limit, no new iteration starts after this share of the time has passed.
     pub new_iteration_share: f32,
+    /// With a time or node limit, no new iteration starts whose first root move is predicted
+    /// not to finish (`clock`); false starts every one the share allows. Missing from older
+    /// files: true.
+    #[serde(default = "default_predict_iterations")]
+    pub predict_iterations: bool,
     /// Scores map to values in [-1, 1] as tanh(score / value_scale).
     pub value_scale: f32,
     /// Largest evaluation offset in a game's sampling phase (see `AlphaBeta::vary`), at
@@ -36,6 +41,10 @@ pub struct SearchSettings {
     /// evaluated; 0 evaluates at the depth. Missing from older files: 0.
     #[serde(default)]
     pub quiescence: u32,
+}
+
+fn default_predict_iterations() -> bool {
+    SearchSettings::default().predict_iterations
 }
 
 fn default_opening_noise() -> i32 {
@@ -50,7 +59,8 @@ impl Default for SearchSettings {
         SearchSettings {
             tt_megabytes: 16,
             check_every: 1024,
-            new_iteration_share: 0.4,
+            new_iteration_share: 1.0,
+            predict_iterations: true,
             value_scale: 600.0,
             opening_noise: 50,
             quiescence: 0,

@@ -1,9 +1,11 @@
 //! The classical reference opponent (`ab:DEPTH`, `ab:t=100ms`): `negamax` is its search
 //! (iterative deepening, alpha-beta with principal variation search, move ordering, quiescence,
 //! expectimax over the die), `heuristic` its static evaluation read off the variant's rules,
-//! `ttable` its transposition table and `config` its settings file. With the tree search it shares
-//! only what `search` itself holds: the budget, the cap and the one-move tactics.
+//! `ttable` its transposition table, `clock` when it starts another iteration and `config` its
+//! settings file. With the tree search it shares only what `search` itself holds: the budget, the
+//! cap and the one-move tactics.
 
+mod clock;
 pub mod config;
 pub mod heuristic;
 pub mod negamax;

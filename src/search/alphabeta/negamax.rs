@@ -15,6 +15,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::clock::IterationClock;
 use super::config::AlphaBetaConfig;
 use super::heuristic::Heuristic;
 use super::ttable::{Bound, TTable, TtEntry};
@@ -99,6 +100,8 @@ pub struct AlphaBeta {
     /// A clock over every search, whatever its limit (`set_cap`).
     cap: SearchCap,
     node_budget: Option<u64>,
+    /// When iterative deepening starts another iteration (reset by each search).
+    clock: IterationClock,
     can_stop: bool,
     stopped: bool,
 }
@@ -133,6 +136,7 @@ impl AlphaBeta {
             nodes: 0,
             deadline: None,
             node_budget: None,
+            clock: IterationClock::new(Instant::now(), None, None, 1.0, false),
             can_stop: false,
             stopped: false,
             cap: SearchCap::default(),
@@ -250,6 +254,14 @@ impl AlphaBeta {
             Limit::Nodes(n) => Some(n),
             _ => None,
         };
+        let settings = &self.config.search;
+        self.clock = IterationClock::new(
+            start,
+            time,
+            self.node_budget,
+            settings.new_iteration_share,
+            settings.predict_iterations,
+        );
 
         let mut result = AbResult {
             best: None,
@@ -266,13 +278,15 @@ impl AlphaBeta {
             // no move can be chosen before the roll: give the expected score only
             for depth in 1..=max_depth {
                 self.can_stop = depth > 1;
+                self.clock.begin(self.nodes);
                 let score = self.chance(pos, depth, 0, -INFINITY, INFINITY);
                 if self.stopped {
                     break;
                 }
+                self.clock.end(self.nodes);
                 result.score = score;
                 result.depth = depth;
-                if self.out_of_budget(start, time) {
+                if !self.clock.start_another(self.nodes) {
                     break;
                 }
             }
@@ -296,6 +310,7 @@ impl AlphaBeta {
 
         for depth in 1..=max_depth {
             self.can_stop = depth > 1;
+            self.clock.begin(self.nodes);
             let (score, best, searched) = self.root(pos, &mut root, depth);
             if self.stopped {
                 // a move that beat the previous best at the new depth is trusted; the previous
@@ -305,35 +320,24 @@ impl AlphaBeta {
                         if Some(best) != result.best {
                             result.best = Some(best);
                             result.score = score;
-                            result.pv = vec![best];
+                            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
                         }
                     }
                 }
                 break;
             }
+            self.clock.end(self.nodes);
             result.best = best;
             result.score = score;
             result.depth = depth;
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
             let proven = score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth;
-            if proven || (single && time.is_some()) || self.out_of_budget(start, time) {
+            if proven || (single && time.is_some()) || !self.clock.start_another(self.nodes) {
                 break;
             }
         }
         result.nodes = self.nodes;
         result
-    }
-
-    /// Whether iterative deepening should start no new iteration.
-    fn out_of_budget(&self, start: Instant, time: Option<Duration>) -> bool {
-        if let Some(t) = time {
-            if start.elapsed().as_secs_f32()
-                >= t.as_secs_f32() * self.config.search.new_iteration_share
-            {
-                return true;
-            }
-        }
-        self.node_budget.is_some_and(|n| self.nodes >= n)
     }
 
     /// One iteration at the root: returns the score, the best move and how many moves were
@@ -365,6 +369,9 @@ impl AlphaBeta {
             };
             if self.stopped {
                 break;
+            }
+            if i == 0 {
+                self.clock.first_move_done(self.nodes);
             }
             searched += 1;
             if score > alpha {
