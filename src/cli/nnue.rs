@@ -3,6 +3,7 @@
 //! and writes them as one positions file with a JSON summary beside it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -15,7 +16,8 @@ use tavlei::eval::texel::Source;
 use tavlei::nnue::label::{self, Labeler, Selection};
 use tavlei::nnue::records::read_records;
 use tavlei::nnue::{write_positions, PositionSet};
-use tavlei::search::alphabeta::AlphaBetaConfig;
+use tavlei::search::alphabeta::{AlphaBetaConfig, LearnedEval, LEARNED_PER_LOGIT};
+use tavlei_nnue::Network;
 
 use super::args::VariantArg;
 use super::tune::game_files;
@@ -90,27 +92,37 @@ struct DataSummary {
     positions_per_second: f64,
 }
 
-/// The labeler's evaluation from `--eval`.
-enum EvalChoice {
-    Compiled(AlphaBetaConfig, Option<PathBuf>),
+/// The labeler's evaluation from `--eval`: alpha-beta settings (and the file they came from),
+/// and a learned evaluation checked against the variant.
+struct EvalChoice {
+    config: AlphaBetaConfig,
+    settings_file: Option<PathBuf>,
+    learned: Option<(Arc<Network>, PathBuf)>,
 }
 
-fn eval_choice(spec: Option<&str>) -> Result<EvalChoice> {
+fn eval_choice(spec: Option<&str>, variant: &str) -> Result<EvalChoice> {
+    let mut choice = EvalChoice {
+        config: AlphaBetaConfig::default(),
+        settings_file: None,
+        learned: None,
+    };
     let Some(spec) = spec else {
-        return Ok(EvalChoice::Compiled(AlphaBetaConfig::default(), None));
+        return Ok(choice);
     };
     match spec.split_once('=') {
         Some(("eval", file)) => {
-            let config = AlphaBetaConfig::load(file)
+            choice.config = AlphaBetaConfig::load(file)
                 .with_context(|| format!("loading the alpha-beta settings {file}"))?;
-            Ok(EvalChoice::Compiled(config, Some(PathBuf::from(file))))
+            choice.settings_file = Some(PathBuf::from(file));
         }
-        Some(("nnue", _)) => bail!(
-            "--eval nnue=FILE is not yet supported: alpha-beta cannot search with a learned \
-             evaluation yet"
-        ),
+        Some(("nnue", file)) => {
+            let learned = LearnedEval::load(Path::new(file), variant)
+                .with_context(|| format!("--eval nnue={file}"))?;
+            choice.learned = Some((learned.network().clone(), PathBuf::from(file)));
+        }
         _ => bail!("--eval must be eval=FILE or nnue=FILE, got `{spec}`"),
     }
+    Ok(choice)
 }
 
 /// `FILE.json` beside `FILE`.
@@ -122,7 +134,7 @@ fn summary_path(out: &Path) -> PathBuf {
 
 fn data(args: DataArgs) -> Result<()> {
     let variant = args.variant.load()?;
-    let EvalChoice::Compiled(config, eval_file) = eval_choice(args.eval.as_deref())?;
+    let choice = eval_choice(args.eval.as_deref(), variant.name())?;
     let mut sources = Vec::new();
     for path in &args.games {
         for file in game_files(path)? {
@@ -155,14 +167,24 @@ fn data(args: DataArgs) -> Result<()> {
         );
     }
     let mut labeler_name = format!("ab:d={}", args.depth);
-    if let Some(file) = &eval_file {
+    if let Some(file) = &choice.settings_file {
         labeler_name.push_str(&format!(":eval={}", file.display()));
     }
-    let value_scale = config.search.value_scale;
+    if let Some((_, file)) = &choice.learned {
+        labeler_name.push_str(&format!(":nnue={}", file.display()));
+    }
+    let value_scale = choice.config.search.value_scale;
+    let learned = choice.learned.map(|(network, _)| network);
+    // without a fit: the learned scale is exact (a logit per 1000), the compiled one a guess
+    let fallback = match learned {
+        Some(_) => (LEARNED_PER_LOGIT as f32, "learned"),
+        None => (value_scale / 2.0, "settings"),
+    };
     let labeler = Labeler {
-        config,
+        config: choice.config,
         depth: args.depth,
         seed: args.seed,
+        learned,
     };
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         let bar = ProgressBar::new(plan.games.len() as u64);
@@ -183,7 +205,7 @@ fn data(args: DataArgs) -> Result<()> {
     bar.finish_and_clear();
     let (score_per_logit, from) = match label::fit_score_per_logit(&positions) {
         Some(s) => (s as f32, "fitted"),
-        None => (value_scale / 2.0, "settings"),
+        None => fallback,
     };
     let set = PositionSet {
         variant: variant.name().to_string(),
@@ -236,6 +258,7 @@ fn data(args: DataArgs) -> Result<()> {
         "score per logit: {score_per_logit:.1} ({})",
         match from {
             "fitted" => "fitted: logistic fit of result on score".to_string(),
+            "learned" => "too few undecided positions to fit: the network's own scale".to_string(),
             _ => format!("too few undecided positions to fit: value_scale {value_scale} / 2"),
         }
     );

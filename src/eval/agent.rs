@@ -7,7 +7,9 @@
 //! - `net:CKPT` (the raw policy), `net:CKPT:B` (network-guided PUCT);
 //! - `gumbel:CKPT:B` (Gumbel root search);
 //! - `ab:D` (alpha-beta to depth `D` plies) or `ab:t=T` (iterative deepening for a time per move),
-//!   with the evaluation weights of `configs/alphabeta.toml` (compiled in).
+//!   with the evaluation weights of `configs/alphabeta.toml` (compiled in); `:eval=FILE` reads
+//!   other settings, `:nnue=FILE` scores leaves with a learned network (`tavlei nnue train`)
+//!   instead of the weights, e.g. `ab:t=200ms:nnue=models/copenhagen.nnue`.
 //!
 //! A network agent's spec may end in `:leaf=K`: its search gathers up to K leaves per network
 //! call (`SearchConfig::leaf_batch`), whatever the command's `--leaf-batch` says.
@@ -20,7 +22,7 @@ use std::time::Duration;
 
 use crate::nn::NetworkEvaluator;
 use crate::nn::{CheckpointError, Network};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
 use crate::search::{parse_duration, Budget, Evaluator, RolloutEvaluator, SearchConfig};
 
 /// The last commit with the agents from before issue 11 (`mcts-old`, `gumbel-old`).
@@ -29,13 +31,19 @@ pub const RETIRED_IN: &str = "56237c3";
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K, an ab agent in :eval=FILE)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K, an ab agent in :eval=FILE and :nnue=FILE)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
     Checkpoint {
         spec: String,
         source: CheckpointError,
+    },
+    #[error("agent `{spec}`: {source}")]
+    Learned {
+        spec: String,
+        // boxed: a file fault carries paths and names, and every agent result carries the error
+        source: Box<tavlei_nnue::NnueError>,
     },
     #[error("{path}: {message}")]
     Io { path: PathBuf, message: String },
@@ -70,6 +78,8 @@ pub struct AgentSpec {
     pub leaf_batch: Option<usize>,
     /// `ab:B:eval=FILE`: the alpha-beta settings (weights) of FILE instead of the compiled ones.
     pub alphabeta_config: Option<PathBuf>,
+    /// `ab:B:nnue=FILE`: a learned evaluation (`.nnue`) scores the leaves instead of the weights.
+    pub nnue: Option<PathBuf>,
     /// The text it was parsed from.
     pub text: String,
 }
@@ -123,15 +133,27 @@ impl AgentSpec {
                 Some(_) => return Err(bad("only network agents take :leaf=K")),
                 None => None,
             };
-        let alphabeta_config = match parts.last().and_then(|p| p.strip_prefix("eval=")) {
-            Some(file) if parts.first() == Some(&"ab") => {
-                let file = PathBuf::from(file);
-                parts.pop();
-                Some(file)
+        // alpha-beta's files, in either order: `:eval=FILE` (settings), `:nnue=FILE` (network)
+        let (mut alphabeta_config, mut nnue) = (None, None);
+        while let Some(&last) = parts.last() {
+            let (slot, name, file) = if let Some(file) = last.strip_prefix("eval=") {
+                (&mut alphabeta_config, "eval", file)
+            } else if let Some(file) = last.strip_prefix("nnue=") {
+                (&mut nnue, "nnue", file)
+            } else {
+                break;
+            };
+            if parts.first() != Some(&"ab") {
+                return Err(bad(&format!("only ab agents take :{name}=FILE")));
             }
-            Some(_) => return Err(bad("only ab agents take :eval=FILE")),
-            None => None,
-        };
+            if file.is_empty() {
+                return Err(bad(&format!("`{name}=` names no file")));
+            }
+            if slot.replace(PathBuf::from(file)).is_some() {
+                return Err(bad(&format!("`{name}=` is given twice")));
+            }
+            parts.pop();
+        }
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
         let uct_only = parts.first() == Some(&"mcts-uct");
         let (kind, budget, gumbel) = match parts.as_slice() {
@@ -155,6 +177,7 @@ impl AgentSpec {
             uct_only,
             leaf_batch,
             alphabeta_config,
+            nnue,
             text: text.to_string(),
         })
     }
@@ -175,11 +198,16 @@ impl AgentSpec {
             AgentKind::Network(p) => format!("net:{}:{b}", p.display()),
             AgentKind::AlphaBeta => format!("ab:{b}"),
         };
-        let text = match (self.leaf_batch, &self.alphabeta_config) {
-            (Some(k), _) => format!("{text}:leaf={k}"),
-            (None, Some(file)) => format!("{text}:eval={}", file.display()),
-            (None, None) => text,
+        let mut text = match self.leaf_batch {
+            Some(k) => format!("{text}:leaf={k}"),
+            None => text,
         };
+        if let Some(file) = &self.alphabeta_config {
+            text = format!("{text}:eval={}", file.display());
+        }
+        if let Some(file) = &self.nnue {
+            text = format!("{text}:nnue={}", file.display());
+        }
         AgentSpec {
             budget: if self.kind == AgentKind::Random {
                 Budget::Nodes(0)
@@ -217,7 +245,8 @@ impl AgentSpec {
         cfg
     }
 
-    /// The files its play depends on: its network's checkpoint, its alpha-beta settings.
+    /// The files its play depends on: its network's checkpoint, its alpha-beta settings and
+    /// learned evaluation.
     pub fn files(&self) -> Vec<&Path> {
         let network = match &self.kind {
             AgentKind::Network(path) => Some(path.as_path()),
@@ -226,6 +255,7 @@ impl AgentSpec {
         network
             .into_iter()
             .chain(self.alphabeta_config.as_deref())
+            .chain(self.nnue.as_deref())
             .collect()
     }
 
@@ -279,15 +309,8 @@ impl Agent {
                 Some(Box::new(NetworkEvaluator::new(net)))
             }
         };
-        let alphabeta = match (&spec.kind, &spec.alphabeta_config) {
-            (AgentKind::AlphaBeta, None) => Some(AlphaBeta::new(AlphaBetaConfig::default(), seed)),
-            (AgentKind::AlphaBeta, Some(file)) => {
-                let config = AlphaBetaConfig::load(file).map_err(|e| EvalError::BadSpec {
-                    spec: spec.text.clone(),
-                    reason: e.to_string(),
-                })?;
-                Some(AlphaBeta::new(config, seed))
-            }
+        let alphabeta = match spec.kind {
+            AgentKind::AlphaBeta => Some(load_alphabeta(spec, variant, seed)?),
             _ => None,
         };
         Ok(Agent {
@@ -324,6 +347,27 @@ impl Agent {
     pub fn alphabeta_limit(&self) -> Limit {
         Limit::from(self.spec.budget)
     }
+}
+
+/// An `ab` agent's search: its settings file or the compiled ones, and its learned evaluation,
+/// which must have been trained for `variant`.
+fn load_alphabeta(spec: &AgentSpec, variant: &str, seed: u64) -> Result<AlphaBeta, EvalError> {
+    let config = match &spec.alphabeta_config {
+        None => AlphaBetaConfig::default(),
+        Some(file) => AlphaBetaConfig::load(file).map_err(|e| EvalError::BadSpec {
+            spec: spec.text.clone(),
+            reason: e.to_string(),
+        })?,
+    };
+    let search = AlphaBeta::new(config, seed);
+    let Some(file) = &spec.nnue else {
+        return Ok(search);
+    };
+    let learned = LearnedEval::load(file, variant).map_err(|source| EvalError::Learned {
+        spec: spec.text.clone(),
+        source: Box::new(source),
+    })?;
+    Ok(search.with_learned(learned))
 }
 
 #[cfg(test)]
@@ -381,7 +425,23 @@ mod tests {
             tuned.with_budget(Budget::Nodes(2)).text,
             "ab:2:eval=configs/alphabeta/brandubh.toml"
         );
+        let learned = AgentSpec::parse("ab:t=200ms:nnue=models/c.nnue:eval=q.toml").expect("ok");
+        assert_eq!(
+            (learned.nnue.as_deref(), learned.alphabeta_config.as_deref()),
+            (Some(Path::new("models/c.nnue")), Some(Path::new("q.toml")))
+        );
+        assert_eq!(
+            learned.files(),
+            [Path::new("q.toml"), Path::new("models/c.nnue")]
+        );
+        let again = learned.with_budget(Budget::Nodes(3));
+        assert_eq!(again.text, "ab:3:eval=q.toml:nnue=models/c.nnue");
+        assert_eq!(AgentSpec::parse(&again.text).expect("ok"), again);
         for bad in [
+            "ab:3:nnue=a.nnue:nnue=b.nnue",
+            "ab:3:nnue=",
+            "net:a:8:nnue=c.nnue",
+            "ab:nnue=c.nnue",
             "mcts:8:eval=x.toml",
             "net:a:8:eval=x.toml",
             "ab:eval=x.toml",

@@ -20,7 +20,9 @@ use crate::nnue::error::NnueDataError;
 use crate::nnue::positions::LabelledPosition;
 use crate::rules::replay::steps;
 use crate::rules::{Position, Side, Variant};
-use crate::search::alphabeta::{is_quiet, AlphaBeta, AlphaBetaConfig, Limit, WIN_BOUND};
+use crate::search::alphabeta::{
+    is_quiet, AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, WIN_BOUND,
+};
 
 /// Which positions of a game are labelled.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,6 +130,9 @@ pub struct Labeler {
     pub depth: u32,
     /// Tie-break seed of every search.
     pub seed: u64,
+    /// A learned evaluation that scores the leaves instead of the settings' weights (the
+    /// previous generation's, for the next one's data).
+    pub learned: Option<Arc<tavlei_nnue::Network>>,
 }
 
 /// The second pass: each planned position with its result and score, in the plan's order (the
@@ -159,6 +164,9 @@ fn label_game(
         return Ok(Vec::new());
     }
     let mut search = AlphaBeta::new(labeler.config.clone(), labeler.seed);
+    if let Some(network) = &labeler.learned {
+        search = search.with_learned(LearnedEval::new(network.clone()));
+    }
     let winner = plan.game.outcome.winner;
     let mut out = Vec::with_capacity(plan.picks.len());
     let mut record = |pos: &Position| {

@@ -166,7 +166,12 @@ impl Games {
     /// or simulation budget within bounds.
     pub fn agent(&self, text: &str) -> Result<AgentSpec, GameError> {
         let spec = AgentSpec::parse(text)?;
-        if let AgentKind::Network(path) = &spec.kind {
+        let network = match &spec.kind {
+            AgentKind::Network(path) => Some(path),
+            _ => None,
+        };
+        // a checkpoint or a learned evaluation: only what the server's owner put in its models
+        for path in network.into_iter().chain(spec.nnue.as_ref()) {
             let inside = path
                 .canonicalize()
                 .ok()

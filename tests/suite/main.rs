@@ -13,6 +13,7 @@ mod eval;
 mod kill;
 mod models;
 mod nnue_data;
+mod nnue_search;
 mod nnue_train;
 mod otep;
 mod otg;

@@ -168,6 +168,7 @@ fn labeler() -> Labeler {
         config: AlphaBetaConfig::default(),
         depth: 2,
         seed: 0,
+        learned: None,
     }
 }
 
@@ -320,7 +321,7 @@ fn nnue_data_command_writes_positions_and_summary() {
         "{stdout}"
     );
 
-    // a learned evaluation cannot label yet: a clear error
+    // a learned evaluation that is not there: the file is named
     let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
         .args([
             "nnue",
@@ -328,7 +329,7 @@ fn nnue_data_command_writes_positions_and_summary() {
             "--variant",
             "brandubh",
             "--eval",
-            "nnue=x.nnue",
+            "nnue=no/such.nnue",
             "--games",
         ])
         .arg(&games)
@@ -337,7 +338,7 @@ fn nnue_data_command_writes_positions_and_summary() {
         .output()
         .expect("runs");
     assert!(!run.status.success());
-    assert!(String::from_utf8_lossy(&run.stderr).contains("not yet supported"));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no/such.nnue"));
 }
 
 #[test]

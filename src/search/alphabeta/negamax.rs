@@ -18,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 use super::clock::IterationClock;
 use super::config::AlphaBetaConfig;
 use super::heuristic::Heuristic;
+use super::learned::{LearnedEval, LEARNED_PER_LOGIT};
 use super::ttable::{Bound, TTable, TtEntry};
 use crate::numeric::splitmix64;
 use crate::rules::piece::{side_of, EMPTY};
@@ -81,6 +82,8 @@ pub struct AlphaBeta {
     noise: i32,
     tt: TTable,
     heuristic: Option<Heuristic>,
+    /// The learned evaluation, when it replaces the heuristic's score (`with_learned`).
+    learned: Option<LearnedEval>,
     /// Two quiet moves per ply that caused a cut-off.
     killers: Vec<[Option<Move>; 2]>,
     /// Cut-off credit per (from, to), for ordering quiet moves.
@@ -123,6 +126,7 @@ impl AlphaBeta {
             game_seed: 0,
             noise: 0,
             heuristic: None,
+            learned: None,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Vec::new(),
             squares: 0,
@@ -141,6 +145,23 @@ impl AlphaBeta {
             stopped: false,
             cap: SearchCap::default(),
         }
+    }
+
+    /// The same agent scoring leaves with a learned network instead of the heuristic (whose
+    /// weights then go unused; the search settings still apply). The network must be for the
+    /// variant searched: `LearnedEval::load` checks it.
+    pub fn with_learned(mut self, learned: LearnedEval) -> AlphaBeta {
+        self.learned = Some(learned);
+        self
+    }
+
+    /// The learned evaluation, when it has one.
+    pub fn learned(&self) -> Option<&LearnedEval> {
+        self.learned.as_ref()
+    }
+
+    pub fn learned_mut(&mut self) -> Option<&mut LearnedEval> {
+        self.learned.as_mut()
     }
 
     pub fn config(&self) -> &AlphaBetaConfig {
@@ -200,23 +221,39 @@ impl AlphaBeta {
     }
 
     /// A score as a value in [-1, 1] for the side to move: ±1 for a found win or loss,
-    /// otherwise tanh(score / value_scale).
+    /// otherwise tanh(score / value_scale); a learned score is a logit, so its value is the
+    /// expected result 2σ(logit) - 1 = tanh(logit / 2).
     pub fn value(&self, score: i32) -> f32 {
         if score.abs() >= WIN_BOUND {
             return score.signum() as f32;
         }
-        (score as f32 / self.config.search.value_scale).tanh()
+        let scale = match self.learned {
+            Some(_) => 2.0 * LEARNED_PER_LOGIT as f32,
+            None => self.config.search.value_scale,
+        };
+        (score as f32 / scale).tanh()
     }
 
     /// The static evaluation of a position, from the side to move's point of view.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         self.prepare(pos);
+        if let Some(learned) = &mut self.learned {
+            learned.refresh(pos.cells(), 0);
+        }
         self.static_score(pos, 0)
     }
 
     fn prepare(&mut self, pos: &Position) {
         let variant = pos.variant();
         if !self.heuristic.as_ref().is_some_and(|h| h.is_for(variant)) {
+            if let Some(learned) = &self.learned {
+                assert!(
+                    learned.fits(variant),
+                    "the learned evaluation is for variant {} (checked when it was loaded), not {}",
+                    learned.network().meta().variant,
+                    variant.rules.name
+                );
+            }
             self.heuristic = Some(Heuristic::new(self.config.eval.clone(), variant));
             self.squares = variant.squares;
             self.history = vec![0; variant.squares * variant.squares];
@@ -227,6 +264,9 @@ impl AlphaBeta {
     /// Searches `pos` within `limit` and returns the best move found.
     pub fn search(&mut self, pos: &Position, limit: Limit) -> AbResult {
         self.prepare(pos);
+        if let Some(learned) = &mut self.learned {
+            learned.refresh(pos.cells(), 0);
+        }
         if self.pv.is_empty() {
             self.pv = vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1];
             self.children = (0..2 * (MAX_PLY + 1)).map(|_| None).collect();
@@ -357,6 +397,7 @@ impl AlphaBeta {
         for (i, &mv) in root.iter().enumerate() {
             child.copy_from(pos);
             child.play_unchecked(mv);
+            self.advance(pos, &child, 1);
             let score = if i == 0 {
                 self.child(pos, &child, depth - 1, 1, alpha, beta)
             } else {
@@ -415,6 +456,13 @@ impl AlphaBeta {
             self.negamax(child, depth, ply, alpha, beta)
         } else {
             -self.negamax(child, depth, ply, -beta, -alpha)
+        }
+    }
+
+    /// Brings the learned evaluation's accumulator at `ply` to `child` (a move from `parent`).
+    fn advance(&mut self, parent: &Position, child: &Position, ply: usize) {
+        if let Some(learned) = &mut self.learned {
+            learned.advance(parent.cells(), child.cells(), ply);
         }
     }
 
@@ -488,6 +536,7 @@ impl AlphaBeta {
         for (i, &(order, mv)) in list.iter().enumerate() {
             child.copy_from(pos);
             child.play_unchecked(mv);
+            self.advance(pos, &child, ply + 1);
             let score = if i == 0 {
                 self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
             } else {
@@ -575,6 +624,7 @@ impl AlphaBeta {
         for &(_, mv) in &list {
             child.copy_from(pos);
             child.play_unchecked(mv);
+            self.advance(pos, &child, ply + 1);
             self.tick();
             if self.stopped {
                 break;
@@ -637,20 +687,32 @@ impl AlphaBeta {
 
     /// The evaluation at a leaf, with the one terminal case a leaf can hide: no legal move.
     fn static_score(&mut self, pos: &Position, ply: usize) -> i32 {
-        let heuristic = self
-            .heuristic
-            .as_ref()
-            .expect("prepare() sets the heuristic before any evaluation");
-        let f = heuristic.features(pos);
-        let mobility = match pos.side_to_move() {
-            Side::Attackers => f.attacker_mobility,
-            Side::Defenders => f.defender_mobility,
+        let side = pos.side_to_move();
+        let score = match &mut self.learned {
+            Some(learned) => {
+                if pos.berserk_piece().is_none() && !pos.has_legal_move() {
+                    return terminal_score(pos.no_moves_outcome(), side, ply);
+                }
+                learned.score(ply, pos.cells(), side)
+            }
+            None => {
+                let heuristic = self
+                    .heuristic
+                    .as_ref()
+                    .expect("prepare() sets the heuristic before any evaluation");
+                let f = heuristic.features(pos);
+                let mobility = match side {
+                    Side::Attackers => f.attacker_mobility,
+                    Side::Defenders => f.defender_mobility,
+                };
+                // zero slides may still leave a legal move (throne, corner, jump, pass): ask the
+                // rules
+                if mobility == 0 && pos.berserk_piece().is_none() && !pos.has_legal_move() {
+                    return terminal_score(pos.no_moves_outcome(), side, ply);
+                }
+                heuristic.score(pos, &f)
+            }
         };
-        // zero slides may still leave a legal move (throne, corner, jump, pass): ask the rules
-        if mobility == 0 && pos.berserk_piece().is_none() && !pos.has_legal_move() {
-            return terminal_score(pos.no_moves_outcome(), pos.side_to_move(), ply);
-        }
-        let score = heuristic.score(pos, &f);
         if self.noise == 0 {
             return score;
         }

@@ -1,0 +1,252 @@
+//! Alpha-beta with a learned evaluation (`ab:B:nnue=FILE`): inside a real search every leaf's
+//! incremental accumulator equals one computed afresh from its board, on every preset; a leaf's
+//! score is the network's; a file of another variant is refused by name; and the agent plays a
+//! match through the command line.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tavlei::eval::agent::{Agent, AgentSpec};
+use tavlei::rules::{presets, Position, Side, Variant};
+use tavlei::search::alphabeta::{
+    AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, EVAL_LIMIT, WIN_BOUND,
+};
+use tavlei_nnue::{FeatureSet, FloatNetwork, Meta, Network};
+
+/// A network of random weights for `variant` (small first-layer weights, so quantisation
+/// accepts it; the head spread so that scores differ between positions).
+fn random_network(variant: &Variant, seed: u64) -> Network {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (n, h) = (32, 8);
+    let f = FeatureSet::new(variant.size).count();
+    let mut uniform = |len: usize, lo: f32, hi: f32| -> Vec<f32> {
+        (0..len).map(|_| rng.random_range(lo..hi)).collect()
+    };
+    let float = FloatNetwork {
+        ft_weight: uniform(f * n, -0.1, 0.1),
+        ft_bias: uniform(n, 0.0, 1.0),
+        l1_weight: uniform(2 * h * n, -1.0, 1.0),
+        l1_bias: uniform(2 * h, -0.5, 0.5),
+        out_weight: uniform(2 * h, -1.5, 1.5),
+        out_bias: uniform(2, -0.5, 0.5),
+        meta: Meta {
+            variant: variant.rules.name.clone(),
+            board_size: variant.size,
+            width: n,
+            hidden: h,
+            provenance: BTreeMap::new(),
+        },
+    };
+    Network::quantise(&float).expect("random weights within range")
+}
+
+/// A position some random plies into a game of `variant`.
+fn random_position(variant: &Arc<Variant>, seed: u64, plies: usize) -> Position {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = Position::start(variant);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if pos.needs_roll() {
+            pos.set_roll(rng.random_range(1..=6));
+        }
+        pos.legal_moves(&mut moves);
+        if pos.outcome().is_some() || moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+    }
+    pos
+}
+
+/// A search with captures searched past the depth (quiescence), so leaves are reached through
+/// the full search, the quiescence search and, in dice variants, chance nodes.
+fn quiescent() -> AlphaBetaConfig {
+    let mut config = AlphaBetaConfig::default();
+    config.search.quiescence = 4;
+    config
+}
+
+#[test]
+fn every_leaf_of_a_search_sees_the_accumulator_of_its_own_board_on_every_preset() {
+    for (i, name) in presets::PRESET_NAMES.iter().enumerate() {
+        let variant = Variant::load(name).expect("preset");
+        let network = Arc::new(random_network(&variant, i as u64));
+        let mut learned = LearnedEval::new(network);
+        learned.start_audit();
+        let mut search = AlphaBeta::new(quiescent(), 1).with_learned(learned);
+        for game in 0..3u64 {
+            // midgame positions, where captures and king moves (refreshes) happen in the tree
+            let pos = random_position(&variant, 100 * i as u64 + game, 12 + 8 * game as usize);
+            if pos.outcome().is_some() {
+                continue;
+            }
+            search.search(&pos, Limit::Depth(2));
+        }
+        let audit = search
+            .learned()
+            .and_then(LearnedEval::audit)
+            .expect("audited");
+        assert!(audit.scored > 50, "{name}: only {} leaves", audit.scored);
+        assert_eq!(audit.mismatches, 0, "{name}: {audit:?}");
+    }
+}
+
+#[test]
+fn a_leaf_is_scored_by_the_network_for_the_side_to_move() {
+    let variant = Variant::load("copenhagen").expect("preset");
+    let network = Arc::new(random_network(&variant, 5));
+    let mut search = AlphaBeta::new(AlphaBetaConfig::default(), 1)
+        .with_learned(LearnedEval::new(network.clone()));
+    let mut plain = AlphaBeta::new(AlphaBetaConfig::default(), 1);
+    let mut differs = 0;
+    for seed in 0..20 {
+        let pos = random_position(&variant, seed, 20);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let expected = network
+            .evaluate_cells(pos.cells(), pos.side_to_move())
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        assert_eq!(search.evaluate(&pos), expected, "seed {seed}");
+        differs += usize::from(search.evaluate(&pos) != plain.evaluate(&pos));
+        // a value is the network's win probability as 2p - 1
+        let p = 1.0 / (1.0 + (-(expected as f32) / 1000.0).exp());
+        assert!((search.value(expected) - (2.0 * p - 1.0)).abs() < 1e-5);
+    }
+    assert!(differs > 10, "the heuristic's scores, not the network's");
+    // a depth-1 search picks the move whose child the network likes best
+    let pos = random_position(&variant, 3, 10);
+    let found = search.search(&pos, Limit::Depth(1));
+    assert!(found.score.abs() < WIN_BOUND);
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let best = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let score = match child.outcome() {
+                Some(_) => i32::MAX,
+                None => -network
+                    .evaluate_cells(child.cells(), child.side_to_move())
+                    .clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            };
+            score
+        })
+        .max()
+        .expect("moves");
+    assert_eq!(found.score, best);
+}
+
+fn save(network: &Network, dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    network.save(&path).expect("saved");
+    path.display().to_string()
+}
+
+#[test]
+fn an_agent_refuses_a_network_of_another_variant_and_names_the_file() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let brandubh = Variant::load("brandubh").expect("preset");
+    let file = save(&random_network(&brandubh, 1), tmp.path(), "brandubh.nnue");
+    let spec = AgentSpec::parse(&format!("ab:2:nnue={file}")).expect("spec");
+    assert!(Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).is_ok());
+    let err = Agent::load(&spec, "copenhagen", tch::Device::Cpu, 1)
+        .err()
+        .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("brandubh") && text.contains("copenhagen") && text.contains(&file),
+        "{text}"
+    );
+    let missing = AgentSpec::parse("ab:2:nnue=no/such.nnue").expect("spec");
+    let err = Agent::load(&missing, "brandubh", tch::Device::Cpu, 1)
+        .err()
+        .expect("missing");
+    assert!(err.to_string().contains("no/such.nnue"), "{err}");
+}
+
+#[test]
+fn a_match_plays_the_learned_agent_from_the_command_line() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let brandubh = Variant::load("brandubh").expect("preset");
+    let file = save(&random_network(&brandubh, 2), tmp.path(), "b.nnue");
+    let out = tmp.path().join("match");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .args(["match", "--variant", "brandubh"])
+        .arg(format!("ab:1:nnue={file}"))
+        .arg("ab:1")
+        .args(["--pairs", "2", "--seed", "3", "--threads", "1", "--out"])
+        .arg(&out)
+        .status()
+        .expect("tavlei runs");
+    assert!(status.success());
+    let summary = std::fs::read_to_string(out.join("match.json")).expect("report");
+    assert!(summary.contains("nnue="), "{summary}");
+}
+
+#[test]
+fn a_learned_labeler_scores_each_position_by_its_own_search() {
+    use tavlei::eval::texel::Source;
+    use tavlei::nnue::label::{self, Labeler, Selection};
+    let variant = Variant::load("brandubh").expect("preset");
+    let network = Arc::new(random_network(&variant, 9));
+    // a random game of 16 plies, stored as a match stores it
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut pos = Position::start(&variant);
+    let (mut moves, mut played) = (Vec::new(), Vec::new());
+    for _ in 0..16 {
+        pos.legal_moves(&mut moves);
+        let mv = moves[rng.random_range(0..moves.len())];
+        played.push(mv.name(variant.size));
+        pos.play_unchecked(mv);
+        if pos.outcome().is_some() {
+            break;
+        }
+    }
+    let json = serde_json::json!({
+        "id": 1, "attacker": 0, "defender": 0,
+        "outcome": {"winner": null, "reason": "length_cap"},
+        "plies": played.len(), "moves": played,
+    });
+    let sources = [Source {
+        name: "random".into(),
+        games: vec![serde_json::from_value(json).expect("a stored game")],
+    }];
+    let select = Selection {
+        skip_plies: 0,
+        quiet_only: false,
+    };
+    let plan = label::plan(&variant, &sources, select).expect("legal");
+    let labeler = |learned| Labeler {
+        config: AlphaBetaConfig::default(),
+        depth: 2,
+        seed: 0,
+        learned,
+    };
+    let learned =
+        label::label(&variant, &plan, &labeler(Some(network.clone())), || {}).expect("labelled");
+    let compiled = label::label(&variant, &plan, &labeler(None), || {}).expect("labelled");
+    assert!(learned.len() > 10);
+    let mut search =
+        AlphaBeta::new(AlphaBetaConfig::default(), 0).with_learned(LearnedEval::new(network));
+    // the labeler searches a game's positions in order with one search (its table kept)
+    for p in &learned {
+        let side = if p.side == 0 {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        let position = Position::from_cells(&variant, &p.cells, side).expect("a board");
+        assert_eq!(p.score, search.search(&position, Limit::Depth(2)).score);
+    }
+    let differ = learned
+        .iter()
+        .zip(&compiled)
+        .filter(|(a, b)| a.score != b.score)
+        .count();
+    assert!(differ > learned.len() / 2, "{differ} of {}", learned.len());
+}
