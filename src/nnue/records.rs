@@ -1,8 +1,8 @@
 //! Games read back from the readable records a balance study keeps beside its game store
-//! (`games/*.txt`: `# game N (...)`, the `[variant]`, `[rules]` and `[result]` tags of
-//! `interop::record::game_record`, then the move line). Several ladders commit only these, so
-//! labelling their games needs them; a game without a result (`*`) cannot be labelled and is
-//! an error.
+//! (`games/*.txt`: `# game N (...)`; a match's or ladder's `games.txt`: `# game N: ...`), each
+//! with the `[variant]`, `[rules]` and `[result]` tags of `interop::record::game_record`, then
+//! the move line. Several ladders commit only these, so labelling their games needs them; a game
+//! without a result (`*`) cannot be labelled and is an error.
 
 use std::path::Path;
 
@@ -28,7 +28,9 @@ pub fn read_records(path: &Path) -> Result<Vec<GameResult>, NnueDataError> {
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if let Some(rest) = line.strip_prefix("# game ") {
+            // a study writes `# game N (...)`, a match or ladder `# game N: A (attackers) vs ...`
             let number = rest.split_whitespace().next().unwrap_or("");
+            let number = number.strip_suffix(':').unwrap_or(number);
             id = Some(
                 number
                     .parse()

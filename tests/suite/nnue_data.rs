@@ -347,9 +347,13 @@ fn nnue_data_records_of_a_study_read_as_its_games() {
     let path = tmp.path().join("games.txt");
     let v = brandubh();
     let mut text = String::new();
-    for json in [ATTACKERS_WIN, DEFENDERS_WIN] {
+    // a study's header, then a match's
+    for (json, header) in [
+        (ATTACKERS_WIN, "5 (ab:2 vs itself)"),
+        (DEFENDERS_WIN, "1: ab:2 (attackers) vs ab:3 (defenders)"),
+    ] {
         let g = game(json);
-        text += &format!("# game {} (ab:2 vs itself)\n", g.id);
+        text += &format!("# game {header}\n");
         text += &tavlei::interop::record::game_record(&v, &g.moves, Some(g.outcome));
     }
     std::fs::write(&path, &text).expect("write");
