@@ -3,15 +3,26 @@
 //! Throughput is in nodes: criterion's "elem/s" reads as nodes per second. Each search runs
 //! without and with a quiescence search of 4 plies (`-q4`), whose nodes count too.
 //!
+//! `alphabeta_learned`: nodes per second on Copenhagen with the compiled evaluation and with a
+//! learned one (`ab:B:nnue=FILE`, width 128, H 16, the trainer's default sizes; random weights,
+//! as its speed does not depend on their values), same depth, one thread, each counted by its
+//! own search's nodes (the two evaluations grow different trees).
+//!
 //! `alphabeta_time`: the wall time of one move at a 20 ms limit as a match plays it (the table
 //! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
 //! "equal time" gives alpha-beta in fact.
 
 use std::time::Duration;
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use tavlei::rules::{Position, Variant};
-use tavlei::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
+use tavlei::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
+use tavlei_nnue::{FeatureSet, FloatNetwork, Meta, Network};
 
 /// Presets and the depth searched on each (tens of milliseconds per search in a release build).
 const CASES: [(&str, u32); 3] = [("brandubh", 5), ("tavlei", 4), ("copenhagen", 3)];
@@ -47,6 +58,67 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
+/// A learned evaluation of the trainer's default sizes with random weights.
+fn random_network(variant: &Variant) -> Arc<Network> {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let (width, hidden) = (128, 16);
+    let f = FeatureSet::new(variant.size).count();
+    let mut values = |len: usize, scale: f32| -> Vec<f32> {
+        (0..len).map(|_| rng.random_range(-scale..scale)).collect()
+    };
+    let float = FloatNetwork {
+        meta: Meta {
+            variant: variant.rules.name.clone(),
+            board_size: variant.size,
+            width,
+            hidden,
+            provenance: BTreeMap::new(),
+        },
+        ft_weight: values(f * width, 0.1),
+        ft_bias: values(width, 0.5),
+        l1_weight: values(2 * hidden * width, 0.5),
+        l1_bias: values(2 * hidden, 0.5),
+        out_weight: values(2 * hidden, 1.0),
+        out_bias: values(2, 0.5),
+    };
+    Arc::new(Network::quantise(&float).expect("random weights are in range"))
+}
+
+fn learned_nodes_per_second(c: &mut Criterion) {
+    let mut group = c.benchmark_group("alphabeta_learned");
+    group.sample_size(10);
+    let v = Variant::load("copenhagen").expect("preset");
+    let start = Position::start(&v);
+    let network = random_network(&v);
+    let depth = 3;
+    for quiescence in [0, 4] {
+        let mut config = AlphaBetaConfig::default();
+        config.search.quiescence = quiescence;
+        for learned in [false, true] {
+            let agent = || {
+                let ab = AlphaBeta::new(config.clone(), 1);
+                match learned {
+                    true => ab.with_learned(LearnedEval::new(network.clone())),
+                    false => ab,
+                }
+            };
+            let nodes = agent().search(&start, Limit::Depth(depth)).nodes;
+            let eval = if learned { "learned" } else { "compiled" };
+            let id = format!("{eval}-depth{depth}-q{quiescence}");
+            println!("alphabeta_learned copenhagen {id}: {nodes} nodes per search");
+            group.throughput(Throughput::Elements(nodes));
+            group.bench_function(BenchmarkId::new(id, "copenhagen"), |b| {
+                b.iter_batched(
+                    agent,
+                    |mut ab| ab.search(&start, Limit::Depth(depth)).nodes,
+                    BatchSize::PerIteration,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
 fn timed_move(c: &mut Criterion) {
     let mut group = c.benchmark_group("alphabeta_time");
     group.sample_size(20);
@@ -72,5 +144,5 @@ fn timed_move(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, nodes_per_second, timed_move);
+criterion_group!(benches, nodes_per_second, learned_nodes_per_second, timed_move);
 criterion_main!(benches);
