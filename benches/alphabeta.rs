@@ -144,5 +144,10 @@ fn timed_move(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, nodes_per_second, learned_nodes_per_second, timed_move);
+criterion_group!(
+    benches,
+    nodes_per_second,
+    learned_nodes_per_second,
+    timed_move
+);
 criterion_main!(benches);
