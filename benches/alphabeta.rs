@@ -4,9 +4,8 @@
 //! without and with a quiescence search of 4 plies (`-q4`), whose nodes count too.
 //!
 //! `alphabeta_learned`: nodes per second on Copenhagen with the compiled evaluation and with a
-//! learned one (`ab:B:nnue=FILE`, width 128, H 16, the trainer's default sizes; random weights,
-//! as its speed does not depend on their values), same depth, one thread, each counted by its
-//! own search's nodes (the two evaluations grow different trees).
+//! learned one (`ab:B:nnue=FILE`, the committed generation-1 network `LEARNED`), same depth, one
+//! thread, each counted by its own search's nodes (the two evaluations grow different trees).
 //!
 //! `alphabeta_time`: the wall time of one move at a 20 ms limit as a match plays it (the table
 //! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
@@ -14,18 +13,17 @@
 
 use std::time::Duration;
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use tavlei::rules::{Position, Variant};
 use tavlei::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
-use tavlei_nnue::{FeatureSet, FloatNetwork, Meta, Network};
 
 /// Presets and the depth searched on each (tens of milliseconds per search in a release build).
 const CASES: [(&str, u32); 3] = [("brandubh", 5), ("tavlei", 4), ("copenhagen", 3)];
+
+/// The learned evaluation `alphabeta_learned` searches with.
+const LEARNED: &str = "experiments/nnue/copenhagen/gen1-s1/eval.nnue";
 
 fn nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("alphabeta");
@@ -58,38 +56,17 @@ fn nodes_per_second(c: &mut Criterion) {
     group.finish();
 }
 
-/// A learned evaluation of the trainer's default sizes with random weights.
-fn random_network(variant: &Variant) -> Arc<Network> {
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let (width, hidden) = (128, 16);
-    let f = FeatureSet::new(variant.size).count();
-    let mut values = |len: usize, scale: f32| -> Vec<f32> {
-        (0..len).map(|_| rng.random_range(-scale..scale)).collect()
-    };
-    let float = FloatNetwork {
-        meta: Meta {
-            variant: variant.rules.name.clone(),
-            board_size: variant.size,
-            width,
-            hidden,
-            provenance: BTreeMap::new(),
-        },
-        ft_weight: values(f * width, 0.1),
-        ft_bias: values(width, 0.5),
-        l1_weight: values(2 * hidden * width, 0.5),
-        l1_bias: values(2 * hidden, 0.5),
-        out_weight: values(2 * hidden, 1.0),
-        out_bias: values(2, 0.5),
-    };
-    Arc::new(Network::quantise(&float).expect("random weights are in range"))
-}
-
 fn learned_nodes_per_second(c: &mut Criterion) {
     let mut group = c.benchmark_group("alphabeta_learned");
     group.sample_size(10);
     let v = Variant::load("copenhagen").expect("preset");
     let start = Position::start(&v);
-    let network = random_network(&v);
+    // the committed generation-1 network (width 128, H 16: the trainer's default sizes)
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(LEARNED);
+    let network = LearnedEval::load(&file, "copenhagen")
+        .expect("the committed Copenhagen network")
+        .network()
+        .clone();
     let depth = 3;
     for quiescence in [0, 4] {
         let mut config = AlphaBetaConfig::default();

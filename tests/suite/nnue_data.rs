@@ -284,21 +284,18 @@ fn nnue_data_command_writes_positions_and_summary() {
     let games = tmp.path().join("games.jsonl");
     std::fs::write(&games, format!("{ATTACKERS_WIN}\n{DEFENDERS_WIN}\n")).expect("games");
     let out = tmp.path().join("b.positions");
-    let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args([
-            "nnue",
-            "data",
-            "--variant",
-            "brandubh",
-            "--depth",
-            "2",
-            "--games",
-        ])
-        .arg(&games)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
+    let data = |options: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tavlei"))
+            .args(["nnue", "data", "--variant", "brandubh"])
+            .args(options)
+            .arg("--games")
+            .arg(&games)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("runs")
+    };
+    let run = data(&["--depth", "2"]);
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
         run.status.success(),
@@ -322,21 +319,7 @@ fn nnue_data_command_writes_positions_and_summary() {
     );
 
     // a learned evaluation that is not there: the file is named
-    let run = Command::new(env!("CARGO_BIN_EXE_tavlei"))
-        .args([
-            "nnue",
-            "data",
-            "--variant",
-            "brandubh",
-            "--eval",
-            "nnue=no/such.nnue",
-            "--games",
-        ])
-        .arg(&games)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .expect("runs");
+    let run = data(&["--eval", "nnue=no/such.nnue"]);
     assert!(!run.status.success());
     assert!(String::from_utf8_lossy(&run.stderr).contains("no/such.nnue"));
 }
