@@ -250,3 +250,30 @@ fn a_learned_labeler_scores_each_position_by_its_own_search() {
         .count();
     assert!(differ > learned.len() / 2, "{differ} of {}", learned.len());
 }
+
+/// `experiments/nnue/results.md` is what `table.py` makes from the committed match stores, and
+/// the figures the READMEs quote are in it.
+#[test]
+fn the_learned_evaluations_match_table_is_its_scripts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = std::process::Command::new("python3")
+        .arg(root.join("experiments/nnue/table.py"))
+        .arg("--check")
+        .current_dir(root)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let table = std::fs::read_to_string(root.join("experiments/nnue/results.md")).expect("table");
+    for figure in [
+        "| 0.770 | +210 [+148, +287] | 33-2-15 | 43-0-7 | king_captured 33 |",
+        "| 0.700 | +147 [+83, +223] | 34-0-16 | 35-2-13 |",
+        "| 0.300 | -147 [-320, -25] | 0-0-10 | 6-0-4 |",
+        "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms): the same openings",
+    ] {
+        assert!(table.contains(figure), "results.md lacks `{figure}`");
+    }
+}
