@@ -160,10 +160,6 @@ impl AlphaBeta {
         self.learned.as_ref()
     }
 
-    pub fn learned_mut(&mut self) -> Option<&mut LearnedEval> {
-        self.learned.as_mut()
-    }
-
     pub fn config(&self) -> &AlphaBetaConfig {
         &self.config
     }
