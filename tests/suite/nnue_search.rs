@@ -272,6 +272,9 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.770 | +210 [+148, +287] | 33-2-15 | 43-0-7 | king_captured 33 |",
         "| 0.700 | +147 [+83, +223] | 34-0-16 | 35-2-13 |",
         "| 0.300 | -147 [-320, -25] | 0-0-10 | 6-0-4 |",
+        "| 0.860 | +315 [+231, +446] | 39-2-9 | 46-0-4 |",
+        "| 0.715 | +160 [+100, +230] | 32-0-18 | 39-1-10 |",
+        "| 0.630 | +92 [+33, +158] | 23-0-27 | 40-0-10 |",
         "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms): the same openings",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
