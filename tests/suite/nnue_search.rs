@@ -275,7 +275,8 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.860 | +315 [+231, +446] | 39-2-9 | 46-0-4 |",
         "| 0.715 | +160 [+100, +230] | 32-0-18 | 39-1-10 |",
         "| 0.630 | +92 [+33, +158] | 23-0-27 | 40-0-10 |",
-        "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms): the same openings",
+        "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms, brandubh/gen2-s1/vs-ab-100ms): the same openings",
+        "brandubh/gen2-s1/vs-gen1-s1-100ms, brandubh/gen2-s2/vs-gen1-s1-100ms): the same openings",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }
