@@ -11,9 +11,8 @@
 //! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
 //! "equal time" gives alpha-beta in fact.
 
-use std::time::Duration;
-
 use std::path::Path;
+use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use tavlei::rules::{Position, Variant};

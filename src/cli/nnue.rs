@@ -3,7 +3,6 @@
 //! and writes them as one positions file with a JSON summary beside it.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -17,7 +16,6 @@ use tavlei::nnue::label::{self, Labeler, Selection};
 use tavlei::nnue::records::read_records;
 use tavlei::nnue::{write_positions, PositionSet};
 use tavlei::search::alphabeta::{AlphaBetaConfig, LearnedEval, LEARNED_PER_LOGIT};
-use tavlei_nnue::Network;
 
 use super::args::VariantArg;
 use super::tune::game_files;
@@ -97,7 +95,7 @@ struct DataSummary {
 struct EvalChoice {
     config: AlphaBetaConfig,
     settings_file: Option<PathBuf>,
-    learned: Option<(Arc<Network>, PathBuf)>,
+    learned: Option<(LearnedEval, PathBuf)>,
 }
 
 fn eval_choice(spec: Option<&str>, variant: &str) -> Result<EvalChoice> {
@@ -118,7 +116,7 @@ fn eval_choice(spec: Option<&str>, variant: &str) -> Result<EvalChoice> {
         Some(("nnue", file)) => {
             let learned = LearnedEval::load(Path::new(file), variant)
                 .with_context(|| format!("--eval nnue={file}"))?;
-            choice.learned = Some((learned.network().clone(), PathBuf::from(file)));
+            choice.learned = Some((learned, PathBuf::from(file)));
         }
         _ => bail!("--eval must be eval=FILE or nnue=FILE, got `{spec}`"),
     }
@@ -174,7 +172,7 @@ fn data(args: DataArgs) -> Result<()> {
         labeler_name.push_str(&format!(":nnue={}", file.display()));
     }
     let value_scale = choice.config.search.value_scale;
-    let learned = choice.learned.map(|(network, _)| network);
+    let learned = choice.learned.map(|(learned, _)| learned);
     // without a fit: the learned scale is exact (a logit per 1000), the compiled one a guess
     let fallback = match learned {
         Some(_) => (LEARNED_PER_LOGIT as f32, "learned"),

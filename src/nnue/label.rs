@@ -132,7 +132,7 @@ pub struct Labeler {
     pub seed: u64,
     /// A learned evaluation that scores the leaves instead of the settings' weights (the
     /// previous generation's, for the next one's data).
-    pub learned: Option<Arc<tavlei_nnue::Network>>,
+    pub learned: Option<LearnedEval>,
 }
 
 /// The second pass: each planned position with its result and score, in the plan's order (the
@@ -164,8 +164,8 @@ fn label_game(
         return Ok(Vec::new());
     }
     let mut search = AlphaBeta::new(labeler.config.clone(), labeler.seed);
-    if let Some(network) = &labeler.learned {
-        search = search.with_learned(LearnedEval::new(network.clone()));
+    if let Some(learned) = &labeler.learned {
+        search = search.with_learned(learned.clone());
     }
     let winner = plan.game.outcome.winner;
     let mut out = Vec::with_capacity(plan.picks.len());

@@ -227,8 +227,13 @@ fn a_learned_labeler_scores_each_position_by_its_own_search() {
         seed: 0,
         learned,
     };
-    let learned =
-        label::label(&variant, &plan, &labeler(Some(network.clone())), || {}).expect("labelled");
+    let learned = label::label(
+        &variant,
+        &plan,
+        &labeler(Some(LearnedEval::new(network.clone()))),
+        || {},
+    )
+    .expect("labelled");
     let compiled = label::label(&variant, &plan, &labeler(None), || {}).expect("labelled");
     assert!(learned.len() > 10);
     let mut search =

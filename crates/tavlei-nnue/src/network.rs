@@ -240,16 +240,23 @@ impl Network {
 
     /// Refuses a network made for another variant or board size.
     pub fn check_variant(&self, variant: &Variant) -> Result<(), NnueError> {
-        if variant.rules.name != self.meta.variant {
-            return Err(NnueError::Variant {
-                network: self.meta.variant.clone(),
-                requested: variant.rules.name.clone(),
-            });
-        }
+        self.check_variant_name(&variant.rules.name)?;
         if variant.size != self.meta.board_size {
             return Err(NnueError::BoardSize {
                 network: self.meta.board_size,
                 requested: variant.size,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses a network made for another variant, known by name only (a caller without the
+    /// variant at hand; `check_variant` also checks the board).
+    pub fn check_variant_name(&self, variant: &str) -> Result<(), NnueError> {
+        if variant != self.meta.variant {
+            return Err(NnueError::Variant {
+                network: self.meta.variant.clone(),
+                requested: variant.to_string(),
             });
         }
         Ok(())

@@ -22,6 +22,16 @@ pub struct LearnedEval {
     audit: Option<Audit>,
 }
 
+/// The network only (the accumulators are scratch).
+impl std::fmt::Debug for LearnedEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnedEval")
+            .field("network", &self.network)
+            .field("audit", &self.audit)
+            .finish()
+    }
+}
+
 /// What an audited search saw: leaves scored, and those whose incremental accumulator differed
 /// from the one computed afresh from their board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,12 +48,7 @@ impl LearnedEval {
     /// checks the board size again when it meets the variant's positions).
     pub fn load(path: &Path, variant: &str) -> Result<LearnedEval, NnueError> {
         let network = Network::load(path)?;
-        if network.meta().variant != variant {
-            return Err(NnueError::Variant {
-                network: network.meta().variant.clone(),
-                requested: variant.to_string(),
-            });
-        }
+        network.check_variant_name(variant)?;
         Ok(LearnedEval::new(Arc::new(network)))
     }
 

@@ -233,12 +233,11 @@ impl AlphaBeta {
     /// The static evaluation of a position, from the side to move's point of view.
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
         self.prepare(pos);
-        if let Some(learned) = &mut self.learned {
-            learned.refresh(pos.cells(), 0);
-        }
         self.static_score(pos, 0)
     }
 
+    /// Readies the search for `pos` as its root: the variant's heuristic and tables, and the
+    /// learned evaluation's root accumulator.
     fn prepare(&mut self, pos: &Position) {
         let variant = pos.variant();
         if !self.heuristic.as_ref().is_some_and(|h| h.is_for(variant)) {
@@ -255,14 +254,14 @@ impl AlphaBeta {
             self.history = vec![0; variant.squares * variant.squares];
             self.tt.clear();
         }
+        if let Some(learned) = &mut self.learned {
+            learned.refresh(pos.cells(), 0);
+        }
     }
 
     /// Searches `pos` within `limit` and returns the best move found.
     pub fn search(&mut self, pos: &Position, limit: Limit) -> AbResult {
         self.prepare(pos);
-        if let Some(learned) = &mut self.learned {
-            learned.refresh(pos.cells(), 0);
-        }
         if self.pv.is_empty() {
             self.pv = vec![[Move::STOP; MAX_PLY]; MAX_PLY + 1];
             self.children = (0..2 * (MAX_PLY + 1)).map(|_| None).collect();
