@@ -66,7 +66,8 @@ pub struct SelfplayArgs {
     model: Option<PathBuf>,
     /// Teacher games instead of self-play: alpha-beta to depth D (`ab:D`) plays both sides and
     /// every move becomes a sample (a one-hot policy target on its move, its score as the search
-    /// value). The shards are read like self-play's.
+    /// value). `ab:D:eval=FILE` takes the alpha-beta settings of FILE, `ab:D:nnue=FILE` a learned
+    /// evaluation. The shards are read like self-play's.
     #[arg(long, value_name = "ab:D", conflicts_with_all = ["rollouts", "units", "plan"])]
     teacher: Option<String>,
     /// Pure MCTS: random rollouts per leaf instead of a network.
@@ -199,7 +200,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--teacher ab:D[:eval=FILE]`: alpha-beta's games against itself as training data.
+/// `--teacher ab:D[:eval=FILE][:nnue=FILE]`: alpha-beta's games against itself as training data.
 fn teacher_games(
     args: &SelfplayArgs,
     teacher: &str,
@@ -222,7 +223,15 @@ fn teacher_games(
     print_summary(
         &summary,
         v.name(),
-        &format!("alpha-beta to depth {} (teacher games)", teacher.depth),
+        &format!(
+            "alpha-beta to depth {}{} (teacher games)",
+            teacher.depth,
+            teacher
+                .learned
+                .as_ref()
+                .map(|l| format!(" with the learned evaluation {}", l.file.display()))
+                .unwrap_or_default()
+        ),
         &args.out,
     );
     Ok(())

@@ -59,6 +59,8 @@ pub enum DataError {
     },
     #[error("dataset variant `{name}`: {source}")]
     Variant { name: String, source: RulesError },
+    #[error("teacher `{spec}`: {message}")]
+    Teacher { spec: String, message: String },
     #[error("{path} was written by another run ({message}); use a new output directory")]
     RunMismatch { path: PathBuf, message: String },
     #[error("{0}")]

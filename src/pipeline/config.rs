@@ -90,7 +90,8 @@ pub struct TeacherSettings {
     /// Games per generation (0: none).
     pub games: u64,
     /// The teacher: `ab:D`, alpha-beta to depth D (a depth, not a time, so the games are
-    /// reproducible), or `ab:D:eval=FILE` with the alpha-beta settings of FILE.
+    /// reproducible), with `:eval=FILE` for the alpha-beta settings of FILE and `:nnue=FILE` for a
+    /// learned evaluation.
     pub agent: String,
 }
 

@@ -147,6 +147,9 @@ pub(crate) fn prepare(
             .map(|t| &t.settings)
             .filter(|&settings| *settings != AlphaBetaConfig::default())
             .cloned(),
+        teacher_nnue: teacher
+            .and_then(|t| t.learned.as_ref())
+            .map(|l| l.hash.clone()),
     };
     check_manifest(out_dir, mine)
 }
@@ -346,6 +349,10 @@ struct Manifest {
     /// (`ab:D:eval=FILE`), so a teacher with other settings never continues the directory.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     teacher_settings: Option<AlphaBetaConfig>,
+    /// The hash of the teacher's learned evaluation (`ab:D:nnue=FILE`), so games of another
+    /// network never continue the directory, whatever its file is called.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    teacher_nnue: Option<String>,
 }
 
 fn check_manifest(dir: &Path, mine: Manifest) -> Result<(), DataError> {

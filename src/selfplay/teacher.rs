@@ -6,10 +6,12 @@
 //! games put attacking play and attacker wins into the replay window. The shards and records are
 //! those of self-play, so `tavlei data`, training and the NumPy export read them alike.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tavlei_nnue::{Network, NnueError};
 
 use super::config::SelfplayConfig;
 use super::game::{game_seed, sample_at, FinishedGame};
@@ -18,50 +20,108 @@ use super::{GenerateSummary, Progress};
 use crate::config::ConfigError;
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
+use crate::eval::agent::{AgentKind, AgentSpec};
 use crate::rules::Position;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, Limit};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
+use crate::search::Budget;
 
 /// A teacher: alpha-beta to a fixed depth (a depth, not a time, so its games are reproducible),
-/// with the compiled settings or those of a file (`ab:D:eval=FILE`, e.g. a quiescence search).
-#[derive(Clone, Debug, PartialEq)]
+/// with the compiled settings or those of a file (`ab:D:eval=FILE`, e.g. a quiescence search),
+/// and the compiled evaluation or a learned one (`ab:D:nnue=FILE`).
+#[derive(Clone, Debug)]
 pub struct Teacher {
     pub depth: u32,
     pub settings: AlphaBetaConfig,
+    pub learned: Option<TeacherNetwork>,
+    /// The text it was parsed from.
+    pub spec: String,
+}
+
+/// A teacher's learned evaluation, with the hash of its file's bytes: the manifest keeps the
+/// hash, so a network retrained under the same name never continues a teacher directory.
+#[derive(Clone, Debug)]
+pub struct TeacherNetwork {
+    pub file: PathBuf,
+    /// `xxh3:` and the XXH3-64 of the file's bytes in hex (as match stores name their files).
+    pub hash: String,
+    pub network: Arc<Network>,
 }
 
 /// Why a teacher spec names no teacher.
 #[derive(Debug, thiserror::Error)]
 pub enum TeacherError {
     #[error(
-        "teacher `{0}` is not alpha-beta at a depth (expected ab:D or ab:D:eval=FILE, like ab:4)"
+        "teacher `{0}` is not alpha-beta at a depth (expected ab:D, ab:D:eval=FILE or \
+         ab:D:nnue=FILE, like ab:4)"
     )]
     NotADepth(String),
     #[error("teacher `{spec}`: {source}")]
     Settings { spec: String, source: ConfigError },
+    #[error("teacher `{spec}`: {source}")]
+    Learned {
+        spec: String,
+        source: Box<NnueError>,
+    },
 }
 
 impl Teacher {
-    /// `ab:D` (D > 0) or `ab:D:eval=FILE`, the file's settings read and checked.
+    /// `ab:D` (D > 0), with `:eval=FILE` and `:nnue=FILE` in either order, as a match's agent
+    /// spec; each file read and checked.
     pub fn parse(spec: &str) -> Result<Teacher, TeacherError> {
         let not_a_depth = || TeacherError::NotADepth(spec.to_string());
-        let rest = spec.trim().strip_prefix("ab:").ok_or_else(not_a_depth)?;
-        let (depth, file) = match rest.split_once(":eval=") {
-            Some((depth, file)) => (depth, Some(file)),
-            None => (rest, None),
+        let agent = AgentSpec::parse(spec.trim()).map_err(|_| not_a_depth())?;
+        let depth = match (&agent.kind, agent.budget, agent.leaf_batch) {
+            (AgentKind::AlphaBeta, Budget::Nodes(depth), None) => depth,
+            _ => return Err(not_a_depth()),
         };
-        let depth: u32 = depth
-            .parse()
-            .ok()
-            .filter(|&d| d > 0)
-            .ok_or_else(not_a_depth)?;
-        let settings = match file {
+        let settings = match &agent.alphabeta_config {
             Some(file) => AlphaBetaConfig::load(file).map_err(|source| TeacherError::Settings {
                 spec: spec.to_string(),
                 source,
             })?,
             None => AlphaBetaConfig::default(),
         };
-        Ok(Teacher { depth, settings })
+        let learned = agent
+            .nnue
+            .map(|file| {
+                TeacherNetwork::load(file).map_err(|source| TeacherError::Learned {
+                    spec: spec.to_string(),
+                    source: Box::new(source),
+                })
+            })
+            .transpose()?;
+        Ok(Teacher {
+            depth,
+            settings,
+            learned,
+            spec: spec.to_string(),
+        })
+    }
+
+    /// The teacher's search for one game (a fresh one per game, so a move depends only on the
+    /// position and the game).
+    fn search(&self, seed: u64) -> AlphaBeta {
+        let search = AlphaBeta::new(self.settings.clone(), seed);
+        match &self.learned {
+            Some(learned) => search.with_learned(LearnedEval::new(Arc::clone(&learned.network))),
+            None => search,
+        }
+    }
+}
+
+impl TeacherNetwork {
+    fn load(file: PathBuf) -> Result<TeacherNetwork, NnueError> {
+        let bytes = std::fs::read(&file).map_err(|source| NnueError::Io {
+            path: file.clone(),
+            source,
+        })?;
+        let network = Network::from_bytes(&file, &bytes)?;
+        let hash = format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        Ok(TeacherNetwork {
+            file,
+            hash,
+            network: Arc::new(network),
+        })
     }
 }
 
@@ -80,6 +140,15 @@ pub fn generate_teacher(
     progress: &mut dyn Progress,
 ) -> Result<GenerateSummary, DataError> {
     let clock = std::time::Instant::now();
+    if let Some(learned) = &teacher.learned {
+        learned
+            .network
+            .check_variant(start.variant())
+            .map_err(|e| DataError::Teacher {
+                spec: teacher.spec.clone(),
+                message: e.to_string(),
+            })?;
+    }
     prepare(
         out_dir,
         start.variant().name(),
@@ -118,7 +187,7 @@ fn teacher_game(
 ) -> FinishedGame {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(seed, id));
     let varying = rng.random::<u64>();
-    let mut ab = AlphaBeta::new(teacher.settings.clone(), seed);
+    let mut ab = teacher.search(seed);
     let size = start.variant().size;
     let mut position = start.clone();
     let mut samples = Vec::new();
@@ -219,6 +288,68 @@ mod tests {
         let records =
             |d: &Path| std::fs::read_to_string(d.join("games-00000.txt")).expect("records");
         assert_ne!(records(&plain), records(&quiet));
+    }
+
+    #[test]
+    fn a_teacher_takes_a_learned_evaluation_of_its_variant() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let net = |v: &str, g: &str| format!("{root}/experiments/nnue/{v}/{g}/eval.nnue");
+        let (gen1, gen2) = (net("brandubh", "gen1-s1"), net("brandubh", "gen2-s1"));
+        let learned = Teacher::parse(&format!("ab:2:nnue={gen1}")).expect("a teacher");
+        let network = learned.learned.as_ref().expect("a network");
+        assert_eq!(network.network.meta().variant, "brandubh");
+        let bytes = std::fs::read(&gen1).expect("file");
+        let hash = format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        assert_eq!(network.hash, hash);
+        // with the settings of a file too, in either order
+        let quiet = format!("{root}/configs/alphabeta/quiescence.toml");
+        for spec in [
+            format!("ab:2:eval={quiet}:nnue={gen1}"),
+            format!("ab:2:nnue={gen1}:eval={quiet}"),
+        ] {
+            let both = Teacher::parse(&spec).expect("a teacher");
+            assert_ne!(both.settings.search.quiescence, 0, "{spec}");
+            assert!(both.learned.is_some(), "{spec}");
+        }
+        // a missing or unreadable file is named
+        for bad in ["no/such.nnue".to_string(), quiet.clone()] {
+            let err = Teacher::parse(&format!("ab:2:nnue={bad}")).expect_err("no network");
+            assert!(matches!(err, TeacherError::Learned { .. }), "{err}");
+            assert!(err.to_string().contains(&bad), "{err}");
+        }
+        // the network plays: the same seeds give other games than the compiled evaluation's
+        let start = Position::start(&Variant::load("brandubh").expect("preset"));
+        let (cfg, (_ta, plain), (_tb, nnue)) = (small_config(), scratch(), scratch());
+        generate_teacher(&start, &at(2), &cfg, 3, 1, &plain, &mut ()).expect("games");
+        generate_teacher(&start, &learned, &cfg, 3, 1, &nnue, &mut ()).expect("games");
+        let records =
+            |d: &Path| std::fs::read_to_string(d.join("games-00000.txt")).expect("records");
+        assert_ne!(records(&plain), records(&nnue));
+        // its search values are the network's, not the compiled evaluation's
+        let values = |d: &Path| {
+            let data = read_dir(d, Some("brandubh")).expect("shards");
+            data.samples
+                .iter()
+                .map(|x| x.search_value)
+                .collect::<Vec<f32>>()
+        };
+        assert_ne!(values(&plain), values(&nnue));
+        // another network (or none) never continues the directory, whatever the file's name
+        let other = Teacher::parse(&format!("ab:2:nnue={gen2}")).expect("a teacher");
+        let err = generate_teacher(&start, &other, &cfg, 3, 1, &nnue, &mut ()).expect_err("net");
+        assert!(err.to_string().contains("teacher_nnue"), "{err}");
+        assert!(generate_teacher(&start, &at(2), &cfg, 3, 1, &nnue, &mut ()).is_err());
+        let again = generate_teacher(&start, &learned, &cfg, 3, 1, &nnue, &mut ()).expect("same");
+        assert_eq!(again.resumed_games, 3);
+        // a network of another variant is refused before a game is played
+        let copenhagen = Teacher::parse(&format!("ab:2:nnue={}", net("copenhagen", "gen1-s1")))
+            .expect("a network");
+        let (_tc, none) = scratch();
+        let err = generate_teacher(&start, &copenhagen, &cfg, 3, 1, &none, &mut ())
+            .expect_err("another variant");
+        assert!(matches!(err, DataError::Teacher { .. }), "{err}");
+        assert!(err.to_string().contains("copenhagen"), "{err}");
+        assert!(!none.join("manifest.json").exists());
     }
 
     #[test]

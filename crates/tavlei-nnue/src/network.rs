@@ -230,6 +230,12 @@ impl Network {
         crate::file::load(path)
     }
 
+    /// Reads a network from a file's bytes (a caller that also hashes them); `origin` names the
+    /// file in errors.
+    pub fn from_bytes(origin: &Path, bytes: &[u8]) -> Result<Network, NnueError> {
+        crate::file::from_bytes(origin, bytes)
+    }
+
     pub fn meta(&self) -> &Meta {
         &self.meta
     }
