@@ -53,7 +53,11 @@ def wdl(w):
 
 
 def budget(spec):
-    b = spec.rsplit(":", 1)[-1]
+    """An agent's budget: the last part of its spec that is not a file (`:eval=`, `:nnue=`)."""
+    parts = [p for p in spec.split(":") if not p.startswith(("eval=", "nnue="))]
+    b = parts[-1]
+    if spec.startswith("ab:") and b.isdigit():
+        return f"depth {b}"
     if b.startswith("t="):
         return re.sub(r"^(\d+)\s*(\D+)$", r"\1 \2", b[2:]) + " a move"
     return f"{b} simulations"

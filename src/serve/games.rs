@@ -137,29 +137,43 @@ impl Games {
         &self.models
     }
 
-    /// Agents to offer for `variant`: alpha-beta and pure MCTS at a few times, random, and each
-    /// network of the variant in the models directory.
+    /// Agents to offer for `variant`: alpha-beta and pure MCTS at a few times, random, alpha-beta
+    /// with each learned evaluation (`.nnue`) of the variant in the models directory, and each
+    /// network of the variant there.
     pub fn suggested_agents(&self, variant: &str) -> Vec<String> {
         let mut agents: Vec<String> = ["ab:t=1s", "ab:t=100ms", "ab:t=50ms", "mcts:t=1s", "random"]
             .map(String::from)
             .to_vec();
-        let mut nets: Vec<PathBuf> = std::fs::read_dir(&self.models)
+        let learned = self.models_of("nnue", |p| {
+            tavlei_nnue::Network::load(p).is_ok_and(|n| n.meta().variant == variant)
+        });
+        agents.extend(
+            learned
+                .iter()
+                .map(|p| format!("ab:t=1s:nnue={}", p.display())),
+        );
+        let nets = self.models_of("safetensors", |p| {
+            let sidecar = crate::nn::checkpoint::sidecar_path(p);
+            std::fs::read_to_string(&sidecar)
+                .ok()
+                .and_then(|text| CheckpointMeta::parse(&text, p).ok())
+                .is_some_and(|meta| meta.variant == variant)
+        });
+        agents.extend(nets.iter().map(|p| format!("net:{}:t=1s", p.display())));
+        agents
+    }
+
+    /// The files of the models directory with `extension` that `fits`, sorted.
+    fn models_of(&self, extension: &str, fits: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(&self.models)
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "safetensors"))
-            .filter(|p| {
-                let sidecar = crate::nn::checkpoint::sidecar_path(p);
-                std::fs::read_to_string(&sidecar)
-                    .ok()
-                    .and_then(|text| CheckpointMeta::parse(&text, p).ok())
-                    .is_some_and(|meta| meta.variant == variant)
-            })
+            .filter(|p| p.extension().is_some_and(|x| x == extension) && fits(p))
             .collect();
-        nets.sort();
-        agents.extend(nets.iter().map(|p| format!("net:{}:t=1s", p.display())));
-        agents
+        found.sort();
+        found
     }
 
     /// An agent spec the server will load: a network only from the models directory, a time

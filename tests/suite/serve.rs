@@ -297,6 +297,19 @@ fn bad_requests_get_a_json_error_and_the_server_stays_up() {
         !agents.iter().any(|a| a.contains("tavlei.safetensors")),
         "{agents:?}"
     );
+    // and alpha-beta with the variant's shipped learned evaluation, which the server then loads
+    let learned = "ab:t=1s:nnue=models/brandubh.nnue";
+    assert!(agents.contains(&learned), "{agents:?}");
+    let (_, others) = s.get("/api/agents?variant=copenhagen");
+    assert!(!others.to_string().contains("brandubh.nnue"), "{others}");
+    let (status, game) = s.post(
+        "/api/games",
+        Some(json!({"variant": "brandubh", "agent": "ab:t=50ms:nnue=models/brandubh.nnue", "side": "defenders"})),
+    );
+    assert_eq!(status, 200, "{game}");
+    let id = game["id"].as_u64().expect("id");
+    let (_, game) = s.post(&format!("/api/games/{id}/reply"), None);
+    assert_eq!(plies(&game).len(), 1, "{game}");
     // a shipped network plays its reply with a tree search's statistics
     let (status, g) = s.post(
         "/api/games",
