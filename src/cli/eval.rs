@@ -379,8 +379,7 @@ pub fn run_balance_cmd(args: BalanceArgs) -> Result<()> {
         variants: balance_variants(&args)?,
         agent: match &args.agent {
             Some(agent) => agent.clone(),
-            None => AgentSpec::parse(DEFAULT_AGENT)
-                .context("the default agent's settings are the repository's: run from its root or give --agent")?,
+            None => AgentSpec::parse(DEFAULT_AGENT).context("the default agent")?,
         },
         levels: balance_levels(&args)?,
         games: args.games,

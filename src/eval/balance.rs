@@ -154,7 +154,8 @@ impl SequentialReport {
 /// at depths 2 / 4, 20 / 2 % at 3 / 5; time levels mix the parities), so the default's levels
 /// are fixed depths of one parity, and quiescence narrows what is left of the horizon effect
 /// (Sea Tafl's even-odd gap 46 points plain, 14 with it; experiments/balance-study/README.md).
-/// The settings file is the repository's, so the default is read from its root.
+/// The settings file is the repository's, built into the binary, so the default works from any
+/// directory.
 pub const DEFAULT_AGENT: &str = "ab:4:eval=configs/alphabeta/quiescence.toml";
 /// The default agent's levels: even depths, weakest first.
 pub const DEFAULT_LEVELS: [&str; 2] = ["2", "4"];

@@ -114,7 +114,11 @@ pub fn file_hashes<'a>(
     paths
         .into_iter()
         .map(|path| {
-            let bytes = std::fs::read(path).map_err(|e| io_error(path, &e))?;
+            // a built-in settings file hashes as its repository copy, so stores continue anywhere
+            let bytes = match crate::search::alphabeta::config::built_in(path) {
+                Some(text) => text.as_bytes().to_vec(),
+                None => std::fs::read(path).map_err(|e| io_error(path, &e))?,
+            };
             let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
             Ok((path.display().to_string(), format!("xxh3:{hash:016x}")))
         })

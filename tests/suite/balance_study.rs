@@ -426,11 +426,13 @@ fn the_copies_in_the_older_tables_are_counted_and_flagged() {
 }
 
 /// A study that names no agent plays alpha-beta with quiescence at depths 2 and 4: levels of
-/// one parity (plain alpha-beta's shares swing with the parity of its depth).
+/// one parity (plain alpha-beta's shares swing with the parity of its depth). Its settings file
+/// is built in, so the study runs from any directory.
 #[test]
 fn a_study_without_an_agent_plays_alpha_beta_at_depths_of_one_parity() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let out = Command::new(env!("CARGO_BIN_EXE_tavlei"))
+        .current_dir(tmp.path())
         .args([
             "balance",
             "--variant",
@@ -439,8 +441,8 @@ fn a_study_without_an_agent_plays_alpha_beta_at_depths_of_one_parity() {
             "2",
             "--json",
             "--out",
+            "study",
         ])
-        .arg(tmp.path())
         .output()
         .expect("runs tavlei");
     assert!(
@@ -460,4 +462,28 @@ fn a_study_without_an_agent_plays_alpha_beta_at_depths_of_one_parity() {
             "ab:4:eval=configs/alphabeta/quiescence.toml"
         ]
     );
+    // the stores name the built-in file by the hash of the repository's copy, so a study begun
+    // in the repository continues from anywhere
+    let file = std::fs::read("configs/alphabeta/quiescence.toml").expect("settings");
+    let hash = format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(&file));
+    let claims: Vec<String> = walk(&tmp.path().join("study"))
+        .into_iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .filter(|text| text.contains("\"configs/alphabeta/quiescence.toml\""))
+        .collect();
+    assert!(!claims.is_empty());
+    assert!(claims.iter().all(|text| text.contains(&hash)), "{claims:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .flat_map(|e| match e.path() {
+            p if p.is_dir() => walk(&p),
+            p => vec![p],
+        })
+        .collect()
 }

@@ -68,10 +68,38 @@ impl Default for SearchSettings {
     }
 }
 
+/// The repository's settings files, built into the binary so that their names work from any
+/// directory (the balance study's default agent names one); a file at that path, where there is
+/// one, is read instead.
+const BUILT_IN: [(&str, &str); 2] = [
+    (
+        "configs/alphabeta/quiescence.toml",
+        include_str!("../../../configs/alphabeta/quiescence.toml"),
+    ),
+    (
+        "configs/alphabeta/brandubh.toml",
+        include_str!("../../../configs/alphabeta/brandubh.toml"),
+    ),
+];
+
+/// The built-in text of the repository's settings file named `path`, when no file is there.
+pub fn built_in(path: &Path) -> Option<&'static str> {
+    BUILT_IN
+        .iter()
+        .find(|(name, _)| Path::new(name) == path)
+        .filter(|_| !path.exists())
+        .map(|(_, text)| *text)
+}
+
 impl AlphaBetaConfig {
-    /// Reads and checks an alpha-beta settings file.
+    /// Reads and checks an alpha-beta settings file, or the built-in copy of one of the
+    /// repository's (`configs/alphabeta/NAME.toml`) when no file is at that path.
     pub fn load(path: impl AsRef<Path>) -> Result<AlphaBetaConfig, ConfigError> {
-        crate::config::load(path.as_ref())
+        let path = path.as_ref();
+        match built_in(path) {
+            Some(text) => AlphaBetaConfig::parse(text, &format!("{} (built in)", path.display())),
+            None => crate::config::load(path),
+        }
     }
 
     /// Parses and checks alpha-beta settings; `origin` names them in errors.
