@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use tavlei::eval::agent::parse_budget;
 use tavlei::eval::balance::{DEFAULT_AGENT, DEFAULT_LEVELS};
-use tavlei::eval::matches::Sprt;
+use tavlei::eval::matches::{Ends, Sprt};
 use tavlei::eval::run::{
     standings, BalanceLevel, BalanceProgress, BalanceRequest, BalanceRun, LadderRequest, LadderRun,
     MatchRequest, MatchRun, PlaySettings, SequentialSettings,
@@ -198,6 +198,16 @@ pub fn run_match_cmd(args: MatchArgs) -> Result<()> {
         "{}",
         render(&["A's games", "wins", "draws", "losses"], &rows)
     );
+    for (side, ends) in [
+        ("attacking", &r.ends.attacking),
+        ("defending", &r.ends.defending),
+    ] {
+        println!(
+            "A {side}: wins by {}; losses by {}",
+            Ends::describe(&ends.wins),
+            Ends::describe(&ends.losses)
+        );
+    }
     println!("score of A: {:.3}", r.score);
     println!("Elo of A over B: {:+.0} (95% {:+.0} .. {:+.0}) from pairs; {:+.0} ({:+.0} .. {:+.0}) from games", r.elo_pairs.elo, r.elo_pairs.low, r.elo_pairs.high, r.elo_games.elo, r.elo_games.low, r.elo_games.high);
     println!("pair scores 0 / 0.5 / 1 / 1.5 / 2: {:?}", r.pentanomial);

@@ -2,6 +2,7 @@
 //! cancels) with Elo, pentanomial statistics and SPRT; and round-robin ladders rated by
 //! Bradley–Terry.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -93,6 +94,51 @@ impl Wdl {
     }
 }
 
+/// How A's decided games on one side ended, by end reason (`Reason::name`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ends {
+    pub wins: BTreeMap<String, u64>,
+    pub losses: BTreeMap<String, u64>,
+}
+
+/// A's decided games by side and end reason: a win by the opponent's repetition is not an
+/// attack, so a report says which wins came how.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EndsBySide {
+    pub attacking: Ends,
+    pub defending: Ends,
+}
+
+impl EndsBySide {
+    fn add(&mut self, r: &GameResult) {
+        let ends = if r.attacker == 0 {
+            &mut self.attacking
+        } else {
+            &mut self.defending
+        };
+        let tally = match r.score_of(0) {
+            s if s > 0.75 => &mut ends.wins,
+            s if s < 0.25 => &mut ends.losses,
+            _ => return,
+        };
+        *tally
+            .entry(r.outcome.reason.name().to_string())
+            .or_default() += 1;
+    }
+}
+
+impl Ends {
+    /// `king_captured 33, repetition 2`, or `none`.
+    pub fn describe(tally: &BTreeMap<String, u64>) -> String {
+        let parts: Vec<String> = tally.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SprtReport {
     pub test: Sprt,
@@ -117,6 +163,10 @@ pub struct MatchReport {
     pub total: Wdl,
     pub as_attacker: Wdl,
     pub as_defender: Wdl,
+    /// How A's wins and losses on each side ended (absent in reports written before it was
+    /// counted).
+    #[serde(default)]
+    pub ends: EndsBySide,
     pub score: f64,
     /// Elo of A over B from the game results, and from the pairs (pentanomial).
     pub elo_games: EloEstimate,
@@ -211,8 +261,10 @@ pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -
     let mut total = Wdl::default();
     let mut as_attacker = Wdl::default();
     let mut as_defender = Wdl::default();
+    let mut ends = EndsBySide::default();
     let mut points = 0.0;
     for r in results {
+        ends.add(r);
         let s = r.score_of(0);
         points += s;
         total.add(s);
@@ -263,6 +315,7 @@ pub fn summarise(results: &[GameResult], a: &str, b: &str, sprt: Option<Sprt>) -
         total,
         as_attacker,
         as_defender,
+        ends,
         sprt,
         clock: clock_overruns(results, &[a.to_string(), b.to_string()]),
         openings: None,
@@ -537,6 +590,45 @@ mod tests {
         // pair scores 2, 1, 0.5 -> pentanomial bins [0, 0.5, 1, 1.5, 2]
         assert_eq!(r.pentanomial, [0, 1, 1, 0, 1]);
         assert!(r.sprt.is_none());
+    }
+
+    #[test]
+    fn decided_games_are_counted_by_side_and_end_reason() {
+        use Side::{Attackers as Att, Defenders as Def};
+        let ended = |id, winner, reason| GameResult {
+            outcome: Outcome::win(winner, reason),
+            ..game(id, Some(winner))
+        };
+        let results = [
+            ended(0, Att, Reason::KingCaptured), // A attacks and wins
+            ended(1, Att, Reason::Repetition),   // A defends and loses by its repetition
+            ended(2, Att, Reason::Repetition),   // A attacks and wins by B's repetition
+            ended(3, Def, Reason::KingEscaped),  // A defends and wins
+            ended(4, Def, Reason::KingEscaped),  // A attacks and loses
+            ended(5, Def, Reason::KingEscaped),  // A defends and wins
+            game(6, None),                       // a draw is neither
+        ];
+        let r = summarise(&results, "A", "B", None);
+        let tally = |pairs: &[(&str, u64)]| -> BTreeMap<String, u64> {
+            pairs.iter().map(|&(k, n)| (k.to_string(), n)).collect()
+        };
+        assert_eq!(
+            r.ends.attacking.wins,
+            tally(&[("king_captured", 1), ("repetition", 1)])
+        );
+        assert_eq!(r.ends.attacking.losses, tally(&[("king_escaped", 1)]));
+        assert_eq!(r.ends.defending.wins, tally(&[("king_escaped", 2)]));
+        assert_eq!(r.ends.defending.losses, tally(&[("repetition", 1)]));
+        assert_eq!(
+            Ends::describe(&r.ends.attacking.wins),
+            "king_captured 1, repetition 1"
+        );
+        assert_eq!(Ends::describe(&BTreeMap::new()), "none");
+        // reports written before the count read back with none
+        let mut old = serde_json::to_value(&r).expect("json");
+        old.as_object_mut().expect("object").remove("ends");
+        let back: MatchReport = serde_json::from_value(old).expect("an older report");
+        assert_eq!(back.ends, EndsBySide::default());
     }
 
     #[test]

@@ -55,6 +55,20 @@ fn reading_matches_committed(dir: &Path, script: &str) -> String {
 }
 
 #[test]
+fn every_learned_evaluation_ladder_reading_is_made_from_its_stored_results() {
+    let dirs = folders("learned", |p| p.join("ab/balance.json").is_file());
+    assert!(!dirs.is_empty(), "no learned/VARIANT ladder");
+    for dir in dirs {
+        let made = reading_matches_committed(&dir, "learned/ladder.sh");
+        assert!(
+            made.contains("### Alpha-beta with the learned evaluation, both sides"),
+            "{made}"
+        );
+        assert!(made.contains("| depth 6 |"), "{made}");
+    }
+}
+
+#[test]
 fn every_ladder_reading_is_made_from_its_stored_results() {
     let dirs = ladders();
     assert!(dirs.len() >= 4, "{dirs:?}");

@@ -175,17 +175,33 @@ fn a_match_plays_the_learned_agent_from_the_command_line() {
     let brandubh = Variant::load("brandubh").expect("preset");
     let file = save(&random_network(&brandubh, 2), tmp.path(), "b.nnue");
     let out = tmp.path().join("match");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_tavlei"))
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_tavlei"))
         .args(["match", "--variant", "brandubh"])
         .arg(format!("ab:1:nnue={file}"))
         .arg("ab:1")
         .args(["--pairs", "2", "--seed", "3", "--threads", "1", "--out"])
         .arg(&out)
-        .status()
+        .output()
         .expect("tavlei runs");
-    assert!(status.success());
+    assert!(run.status.success());
     let summary = std::fs::read_to_string(out.join("match.json")).expect("report");
     assert!(summary.contains("nnue="), "{summary}");
+    // each side's decided games by how they ended, in the report and on the terminal
+    let report: serde_json::Value = serde_json::from_str(&summary).expect("json");
+    for (side, wdl) in [("attacking", "as_attacker"), ("defending", "as_defender")] {
+        for (ends, count) in [("wins", "wins"), ("losses", "losses")] {
+            let by_reason: u64 = report["ends"][side][ends]
+                .as_object()
+                .expect("a tally")
+                .values()
+                .map(|n| n.as_u64().expect("a count"))
+                .sum();
+            assert_eq!(by_reason, report[wdl][count].as_u64().expect("count"));
+        }
+    }
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(text.contains("A attacking: wins by "), "{text}");
+    assert!(text.contains("A defending: wins by "), "{text}");
 }
 
 #[test]
