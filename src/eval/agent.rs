@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use crate::nn::NetworkEvaluator;
 use crate::nn::{CheckpointError, Network};
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, SpecFiles};
 use crate::search::{parse_duration, Budget, Evaluator, RolloutEvaluator, SearchConfig};
 
 /// The last commit with the agents from before issue 11 (`mcts-old`, `gumbel-old`).
@@ -134,26 +134,17 @@ impl AgentSpec {
                 None => None,
             };
         // alpha-beta's files, in either order: `:eval=FILE` (settings), `:nnue=FILE` (network)
-        let (mut alphabeta_config, mut nnue) = (None, None);
-        while let Some(&last) = parts.last() {
-            let (slot, name, file) = if let Some(file) = last.strip_prefix("eval=") {
-                (&mut alphabeta_config, "eval", file)
-            } else if let Some(file) = last.strip_prefix("nnue=") {
-                (&mut nnue, "nnue", file)
-            } else {
-                break;
-            };
-            if parts.first() != Some(&"ab") {
-                return Err(bad(&format!("only ab agents take :{name}=FILE")));
-            }
-            if file.is_empty() {
-                return Err(bad(&format!("`{name}=` names no file")));
-            }
-            if slot.replace(PathBuf::from(file)).is_some() {
-                return Err(bad(&format!("`{name}=` is given twice")));
-            }
-            parts.pop();
+        let files = SpecFiles::take(&mut parts).map_err(|reason| bad(&reason))?;
+        if !files.is_empty() && parts.first() != Some(&"ab") {
+            return Err(bad(&format!(
+                "only ab agents take :{}=FILE",
+                files.first_key()
+            )));
         }
+        let SpecFiles {
+            eval: alphabeta_config,
+            nnue,
+        } = files;
         let net = |p: &str| AgentKind::Network(PathBuf::from(p));
         let uct_only = parts.first() == Some(&"mcts-uct");
         let (kind, budget, gumbel) = match parts.as_slice() {

@@ -20,10 +20,8 @@ use super::{GenerateSummary, Progress};
 use crate::config::ConfigError;
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
-use crate::eval::agent::{AgentKind, AgentSpec};
 use crate::rules::Position;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit};
-use crate::search::Budget;
+use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, SpecFiles};
 
 /// A teacher: alpha-beta to a fixed depth (a depth, not a time, so its games are reproducible),
 /// with the compiled settings or those of a file (`ab:D:eval=FILE`, e.g. a quiescence search),
@@ -65,23 +63,25 @@ pub enum TeacherError {
 }
 
 impl Teacher {
-    /// `ab:D` (D > 0), with `:eval=FILE` and `:nnue=FILE` in either order, as a match's agent
-    /// spec; each file read and checked.
+    /// `ab:D` (D > 0), with `:eval=FILE` and `:nnue=FILE` in either order as in an agent spec;
+    /// each file read and checked.
     pub fn parse(spec: &str) -> Result<Teacher, TeacherError> {
         let not_a_depth = || TeacherError::NotADepth(spec.to_string());
-        let agent = AgentSpec::parse(spec.trim()).map_err(|_| not_a_depth())?;
-        let depth = match (&agent.kind, agent.budget, agent.leaf_batch) {
-            (AgentKind::AlphaBeta, Budget::Nodes(depth), None) => depth,
-            _ => return Err(not_a_depth()),
-        };
-        let settings = match &agent.alphabeta_config {
+        let mut parts: Vec<&str> = spec.trim().split(':').collect();
+        let files = SpecFiles::take(&mut parts).map_err(|_| not_a_depth())?;
+        let depth = match parts.as_slice() {
+            ["ab", depth] => depth.parse::<u32>().ok().filter(|&d| d > 0),
+            _ => None,
+        }
+        .ok_or_else(not_a_depth)?;
+        let settings = match &files.eval {
             Some(file) => AlphaBetaConfig::load(file).map_err(|source| TeacherError::Settings {
                 spec: spec.to_string(),
                 source,
             })?,
             None => AlphaBetaConfig::default(),
         };
-        let learned = agent
+        let learned = files
             .nnue
             .map(|file| {
                 TeacherNetwork::load(file).map_err(|source| TeacherError::Learned {
