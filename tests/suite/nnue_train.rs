@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tavlei::nnue::train::batch::{target, transform_cells};
+use tavlei::nnue::train::batch::{target, transform_cells, winner, winner_weights, Item};
 use tavlei::nnue::train::model::{ft_weight_bound, NnueModel, L1_WEIGHT_BOUND};
 use tavlei::nnue::train::trainer::{logits, read_metrics};
 use tavlei::nnue::train::{train, NnueTrainConfig, NnueTrainError, NnueTrainRequest};
@@ -161,11 +161,7 @@ fn the_exported_integer_network_agrees_with_the_float_model() {
     let items: Vec<_> = set
         .positions
         .iter()
-        .map(|p| tavlei::nnue::train::batch::Item {
-            cells: p.cells.clone(),
-            side: p.side,
-            target: target(p, 0.5, 300.0),
-        })
+        .map(|p| tavlei::nnue::train::batch::Item::new(p, 0.5, 300.0))
         .collect();
     let refs: Vec<_> = items.iter().collect();
     let float_logits = logits(&model, &refs).expect("forward");
@@ -223,6 +219,10 @@ fn tensors(path: &Path) -> Vec<(String, Vec<f32>)> {
 
 #[test]
 fn a_stopped_run_resumes_to_the_weights_of_an_uninterrupted_one() {
+    // one libtorch thread: with other tests training beside it, the default (every core) ended
+    // 2 runs of 12 with weights off in the last bits (how libtorch's threads split a reduction
+    // is not fixed under contention); resuming is what this test checks
+    tavlei::nn::threads::train_here(1);
     let tmp = tempfile::tempdir().expect("tmp");
     let files = vec![positions_file(tmp.path(), "brandubh", 250)];
     let cfg = NnueTrainConfig {
@@ -329,6 +329,74 @@ fn symmetries_move_pieces_and_targets_mix_score_and_result() {
         "a proven loss is 0"
     );
     assert!((target(&p(300, 0), 1.0, 300.0) - 0.731_058_6).abs() < 1e-6);
+}
+
+/// With `balance_winners`, the positions of the rarer winner's games weigh more, so that each
+/// side's wins count equally, and the trained network rates that side's chances higher.
+#[test]
+fn balancing_the_winners_weighs_each_sides_wins_equally() {
+    let set = random_positions("brandubh", 600, 11);
+    let winners: Vec<Option<u8>> = set.positions.iter().map(winner).collect();
+    let won = |side| winners.iter().filter(|&&w| w == Some(side)).count() as f64;
+    let (attackers, defenders) = (won(0), won(1));
+    assert!(
+        attackers > 0.0 && defenders > attackers,
+        "{attackers} {defenders}"
+    );
+    let weights = winner_weights(winners.iter().copied());
+    assert!((attackers * weights[0] - defenders * weights[1]).abs() < 1e-6);
+    assert!((attackers * weights[0] + defenders * weights[1] - attackers - defenders).abs() < 1e-6);
+    // a side without a win, or no decided game, leaves every weight at 1
+    assert_eq!(winner_weights([Some(1), None].into_iter()), [1.0, 1.0]);
+
+    let tmp = tempfile::tempdir().expect("tmp");
+    let files = vec![tmp.path().join("b.positions")];
+    write_positions(&files[0], &set).expect("writes");
+    // on results alone, so that only the weights differ between the two runs
+    let plain = NnueTrainConfig {
+        lambda: 0.0,
+        ..tiny()
+    };
+    let balanced = NnueTrainConfig {
+        balance_winners: true,
+        ..plain.clone()
+    };
+    let mut attackers_chance = Vec::new();
+    for (cfg, name, expected) in [
+        (&plain, "plain", [1.0, 1.0]),
+        (&balanced, "balanced", weights),
+    ] {
+        let out = tmp.path().join(name);
+        let summary = train(&request(&files, &out, cfg), &mut |_| {}).expect("trains");
+        assert_eq!(summary.winner_weights, expected, "{name}");
+        let model =
+            NnueModel::load(&out.join("checkpoint.safetensors"), set.board_size).expect("loads");
+        let items: Vec<Item> = set
+            .positions
+            .iter()
+            .map(|p| Item::new(p, 0.0, 300.0))
+            .collect();
+        let refs: Vec<&Item> = items.iter().collect();
+        let chance: f64 = logits(&model, &refs)
+            .expect("forward")
+            .iter()
+            .zip(&items)
+            .map(|(&l, it)| {
+                let to_move = 1.0 / (1.0 + (-l as f64).exp());
+                if it.side == 0 {
+                    to_move
+                } else {
+                    1.0 - to_move
+                }
+            })
+            .sum::<f64>()
+            / items.len() as f64;
+        attackers_chance.push(chance);
+    }
+    assert!(
+        attackers_chance[1] > attackers_chance[0] + 0.02,
+        "the attackers' mean chance, plain then balanced: {attackers_chance:?}"
+    );
 }
 
 #[test]

@@ -10,13 +10,52 @@ use crate::nnue::LabelledPosition;
 use crate::rules::Symmetry;
 use crate::search::alphabeta::WIN_BOUND;
 
-/// A position as trained: its board, side to move and target win probability.
+/// A position as trained: its board, side to move, target win probability and weight in the
+/// loss.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {
     pub cells: Vec<u8>,
     /// 0 attackers, 1 defenders to move.
     pub side: u8,
     pub target: f32,
+    /// 1 unless the winners are balanced (`winner_weights`).
+    pub weight: f32,
+}
+
+impl Item {
+    /// A position with weight 1.
+    pub fn new(p: &LabelledPosition, lambda: f64, score_per_logit: f64) -> Item {
+        Item {
+            cells: p.cells.clone(),
+            side: p.side,
+            target: target(p, lambda, score_per_logit),
+            weight: 1.0,
+        }
+    }
+}
+
+/// The side that won a position's game (0 attackers, 1 defenders), none for a draw.
+pub fn winner(p: &LabelledPosition) -> Option<u8> {
+    match p.result {
+        1 => Some(p.side),
+        -1 => Some(1 - p.side),
+        _ => None,
+    }
+}
+
+/// The weights that make the positions of games each side won count equally, `[attackers won,
+/// defenders won]`, with the decided positions' total weight kept: when one side wins almost
+/// every game, its positions would otherwise drown the other's. A side with no win keeps 1.
+pub fn winner_weights(winners: impl Iterator<Item = Option<u8>>) -> [f64; 2] {
+    let mut wins = [0u64; 2];
+    for side in winners.flatten() {
+        wins[side as usize] += 1;
+    }
+    let decided = (wins[0] + wins[1]) as f64;
+    if wins.contains(&0) {
+        return [1.0, 1.0];
+    }
+    wins.map(|n| decided / (2.0 * n as f64))
 }
 
 /// The tensors of a batch (all on the CPU).
@@ -29,6 +68,8 @@ pub struct Batch {
     pub side: Tensor,
     /// `[B]` targets in [0, 1].
     pub target: Tensor,
+    /// `[B]` each position's weight in the loss.
+    pub weight: Tensor,
 }
 
 /// The win probability a position is trained towards: `lambda` of it from the search score
@@ -108,6 +149,7 @@ impl BatchBuilder {
         let mut offsets: Vec<i64> = Vec::with_capacity(items.len());
         let mut side = Vec::with_capacity(items.len());
         let mut target = Vec::with_capacity(items.len());
+        let mut weight = Vec::with_capacity(items.len());
         let mut image = Vec::new();
         for item in items {
             offsets.push(indices.len() as i64);
@@ -120,6 +162,7 @@ impl BatchBuilder {
             }
             side.push(item.side as i64);
             target.push(item.target);
+            weight.push(item.weight);
         }
         let indices: Vec<i64> = indices.into_iter().map(i64::from).collect();
         Batch {
@@ -127,6 +170,7 @@ impl BatchBuilder {
             offsets: Tensor::from_slice(&offsets),
             side: Tensor::from_slice(&side),
             target: Tensor::from_slice(&target),
+            weight: Tensor::from_slice(&weight),
         }
     }
 }

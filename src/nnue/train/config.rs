@@ -27,6 +27,8 @@ pub struct NnueTrainConfig {
     pub holdout: f64,
     /// Each position under a random symmetry of the variant, drawn anew each epoch.
     pub augment: bool,
+    /// Weigh positions so that the games each side won count equally in the loss.
+    pub balance_winners: bool,
 }
 
 impl Default for NnueTrainConfig {
@@ -43,6 +45,7 @@ impl Default for NnueTrainConfig {
             weight_decay: 0.0,
             holdout: 0.05,
             augment: true,
+            balance_winners: false,
         }
     }
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use tavlei_nnue::{FeatureSet, Network};
 use tch::{Kind, Reduction, Tensor};
 
-use super::batch::{is_held_out, target, Batch, BatchBuilder, Item};
+use super::batch::{is_held_out, winner, winner_weights, Batch, BatchBuilder, Item};
 use super::config::NnueTrainConfig;
 use super::model::NnueModel;
 use crate::nnue::{read_positions, NnueDataError};
@@ -117,6 +117,14 @@ pub struct NnueTrainSummary {
     pub positions_per_s: f64,
     pub torch_threads: usize,
     pub finished: bool,
+    /// The loss weight of positions from games the attackers won and the defenders won
+    /// (`balance_winners`; `[1, 1]` without it and in files written before it).
+    #[serde(default = "unweighted")]
+    pub winner_weights: [f64; 2],
+}
+
+fn unweighted() -> [f64; 2] {
+    [1.0, 1.0]
 }
 
 /// `state.json`: written last after an epoch's checkpoint, it commits it.
@@ -143,16 +151,24 @@ fn epoch_dir(out: &Path, epoch: u32) -> PathBuf {
     out.join("checkpoints").join(format!("epoch-{epoch:04}"))
 }
 
-/// The positions of every file as training items, with the variant, the labelers, and the
-/// files' names; every file must be of `expected` (or of the first file's variant).
-fn load_items(
-    files: &[PathBuf],
-    expected: Option<&str>,
-    lambda: f64,
-) -> Result<(String, usize, Vec<String>, Vec<Item>), NnueTrainError> {
+/// What `load_items` read: the variant and board size, the labelers, the training items and
+/// the weights that balanced the winners (`[1, 1]` unless asked for).
+struct Loaded {
+    variant: String,
+    size: usize,
+    labelers: Vec<String>,
+    items: Vec<Item>,
+    winner_weights: [f64; 2],
+}
+
+/// The positions of every file as training items; every file must be of the config's variant
+/// (or of the first file's).
+fn load_items(files: &[PathBuf], cfg: &NnueTrainConfig) -> Result<Loaded, NnueTrainError> {
+    let expected = cfg.variant.as_deref();
     let mut variant: Option<(String, usize)> = expected.map(|v| (v.to_string(), 0));
     let mut labelers: Vec<String> = Vec::new();
     let mut items = Vec::new();
+    let mut winners = Vec::new();
     for path in files {
         let set = read_positions(path)?;
         match &variant {
@@ -184,24 +200,47 @@ fn load_items(
             labelers.push(set.labeler.clone());
         }
         let scale = set.score_per_logit as f64;
-        items.extend(set.positions.iter().map(|p| Item {
-            cells: p.cells.clone(),
-            side: p.side,
-            target: target(p, lambda, scale),
-        }));
+        items.extend(
+            set.positions
+                .iter()
+                .map(|p| Item::new(p, cfg.lambda, scale)),
+        );
+        winners.extend(set.positions.iter().map(winner));
     }
     let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    match variant {
-        Some((name, size)) if !items.is_empty() => Ok((name, size, labelers, items)),
-        _ => Err(NnueTrainError::NoPositions(names.join(", "))),
+    let Some((variant, size)) = variant.filter(|_| !items.is_empty()) else {
+        return Err(NnueTrainError::NoPositions(names.join(", ")));
+    };
+    let weights = if cfg.balance_winners {
+        winner_weights(winners.iter().copied())
+    } else {
+        [1.0, 1.0]
+    };
+    for (item, won) in items.iter_mut().zip(&winners) {
+        if let Some(side) = won {
+            item.weight = weights[*side as usize] as f32;
+        }
     }
+    Ok(Loaded {
+        variant,
+        size,
+        labelers,
+        items,
+        winner_weights: weights,
+    })
 }
 
-/// Binary cross-entropy of `logits` against targets, and its mean over the batch.
+/// Binary cross-entropy of `logits` against targets, each position's weighted, and its mean
+/// over the batch.
 fn loss(model: &NnueModel, batch: &Batch) -> Tensor {
     model
         .forward(batch)
-        .binary_cross_entropy_with_logits::<Tensor>(&batch.target, None, None, Reduction::Mean)
+        .binary_cross_entropy_with_logits::<&Tensor>(
+            &batch.target,
+            Some(&batch.weight),
+            None,
+            Reduction::Mean,
+        )
 }
 
 /// Mean loss over `items` (no augmentation, no gradient); NaN for none.
@@ -222,7 +261,7 @@ fn mean_loss(model: &NnueModel, plain: &BatchBuilder, items: &[&Item], batch_siz
     })
 }
 
-/// Mean cross-entropy of targets `t` against the constant prediction `p`.
+/// Mean weighted cross-entropy of targets `t` against the constant prediction `p`.
 fn constant_loss(items: &[&Item], p: f64) -> f64 {
     if items.is_empty() {
         return f64::NAN;
@@ -232,7 +271,7 @@ fn constant_loss(items: &[&Item], p: f64) -> f64 {
         .iter()
         .map(|it| {
             let t = it.target as f64;
-            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln()) * it.weight as f64
         })
         .sum::<f64>()
         / items.len() as f64
@@ -276,8 +315,13 @@ pub fn train(
     std::fs::create_dir_all(out).map_err(|e| io(out)(e.to_string()))?;
     let (state_path, metrics_path) = (out.join("state.json"), out.join("metrics.csv"));
 
-    let (variant_name, size, labelers, items) =
-        load_items(req.positions, cfg.variant.as_deref(), cfg.lambda)?;
+    let Loaded {
+        variant: variant_name,
+        size,
+        labelers,
+        items,
+        winner_weights,
+    } = load_items(req.positions, cfg)?;
     let variant =
         crate::interop::load_variant(&variant_name).map_err(|source| NnueTrainError::Variant {
             name: variant_name.clone(),
@@ -292,8 +336,13 @@ pub fn train(
             "the training share (every position was held out)".into(),
         ));
     }
-    let mean_target =
-        train_set.iter().map(|it| it.target as f64).sum::<f64>() / train_set.len() as f64;
+    // the best constant under the weighted loss: the weighted mean target
+    let weight: f64 = train_set.iter().map(|it| it.weight as f64).sum();
+    let mean_target = train_set
+        .iter()
+        .map(|it| it.target as f64 * it.weight as f64)
+        .sum::<f64>()
+        / weight;
     let constant = constant_loss(&heldout, mean_target);
 
     crate::nn::threads::ensure_training_thread();
@@ -462,6 +511,7 @@ pub fn train(
         positions_per_s: overall_rate(&rows, train_set.len()),
         torch_threads: crate::nn::threads::current(),
         finished,
+        winner_weights,
     };
     if finished {
         model.save(&out.join("checkpoint.safetensors"))?;
@@ -470,6 +520,10 @@ pub fn train(
             ("positions".to_string(), items.len().to_string()),
             ("epochs".to_string(), state.epoch.to_string()),
             ("lambda".to_string(), cfg.lambda.to_string()),
+            (
+                "balance_winners".to_string(),
+                cfg.balance_winners.to_string(),
+            ),
             ("labeler".to_string(), labelers.join(", ")),
             (
                 "trained_from".to_string(),
