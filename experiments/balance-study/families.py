@@ -9,7 +9,7 @@ advantage in Elo over every game. Every verdict is one label of balance_stats.LA
 
 Reads DIR/ab/balance.json, DIR/net/balance.json and DIR/cross*/match.json (the last two where
 they exist) and prints Markdown; SCRIPT names the script that made the ladder (ladder.sh unless
-given). Shares are in points of 100; Wilson intervals at 95 %; a
+given). DIR/ab is plain alpha-beta's ladder, or the learned evaluation's (`ab:D:nnue=FILE`). Shares are in points of 100; Wilson intervals at 95 %; a
 difference of two shares has Newcombe's hybrid score interval (each share's Wilson interval
 combined), at 90 % for an equivalence test (TOST at 5 %) and at 95 % for a difference.
 """
@@ -298,7 +298,10 @@ def main(directory, made_by="ladder.sh"):
         "neither side's win."
     )
     out.append("")
-    families = [("Alpha-beta, both sides", ab)] + ([("The shipped network, both sides", net)] if net else [])
+    # alpha-beta scoring its leaves with a learned evaluation is a family of its own
+    learned = ":nnue=" in ab[-1]["agent"]
+    first = "Alpha-beta with the learned evaluation, both sides" if learned else "Alpha-beta, both sides"
+    families = [(first, ab)] + ([("The shipped network, both sides", net)] if net else [])
     for name, reports in families:
         out += family_table(name, reports) + [""]
 
@@ -320,6 +323,9 @@ def main(directory, made_by="ladder.sh"):
         ]
     if cross:
         rows = cross_rows(cross)
+        # the network's attack first, whichever agent the match named first
+        if not rows[0][0].startswith("net:"):
+            rows.reverse()
         out += [
             "### Cross-family games",
             "",

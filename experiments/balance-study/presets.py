@@ -3,7 +3,8 @@
 ladders/ (ladder.sh), with its levels, the attackers' share at each, its strongest level's
 shares, the trend and equivalence tests `tavlei balance` computed, and the variant's reading
 (families.py's label; the full reading is in ladders/VARIANT/README.md), and the alpha-beta
-ladder with a quiescence search (quiescence/VARIANT/) where one was run.
+ladder with a quiescence search (quiescence/VARIANT/) and the learned evaluation's ladder
+(learned/VARIANT/) where they were run.
 
     python3 experiments/balance-study/presets.py > experiments/balance-study/ladders/README.md
 
@@ -20,6 +21,7 @@ from families import HUMANS, convergence, level_name, load, points, read, share,
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
 QUIESCENCE = HERE / "quiescence"
+LEARNED = HERE / "learned"
 
 
 def presets():
@@ -34,7 +36,10 @@ def signed(t):
     return f"{t['slope']:+.2f} [{t['quasi_low']:+.2f}, {t['quasi_high']:+.2f}]"
 
 
-def family_row(variant, board, family, reports, reading, edge):
+def family_row(variant, board, family, reports, reading, edge, lead=None):
+    """One family's cells; the variant and board lead the variant's first row (`lead`, default:
+    the row that carries a reading)."""
+    lead = bool(reading) if lead is None else lead
     top = reports[-1]
     n = top["games"]
     games = sorted({r["games"] for r in reports})
@@ -49,8 +54,8 @@ def family_row(variant, board, family, reports, reading, edge):
         else ["", "", "", "one level"]
     )
     return [
-        f"[{variant}]({variant}/README.md)" if reading else "",
-        board if reading else "",
+        f"[{variant}]({variant}/README.md)" if lead else "",
+        board if lead else "",
         family,
         " / ".join(level_name(r) for r in reports),
         "/".join(map(str, games)) + ("" if distinct else " (copies)"),
@@ -94,6 +99,18 @@ def main():
         if quiet:
             quiet_edge = edge(QUIESCENCE / variant, [("Alpha-beta, quiescence", quiet)])
             rows.append(family_row(variant, board, "alpha-beta, quiescence", quiet, "", quiet_edge))
+        # alpha-beta with the shipped learned evaluation (learned/ladder.sh), read against the
+        # network's ladder it links
+        learned = load(LEARNED / variant / "ab/balance.json")
+        if learned:
+            pair = [("Alpha-beta with the learned evaluation", learned)]
+            pair += [("The shipped network", net)] if net else []
+            versus = read(pair)[0].split("**")[1]
+            rows.append(family_row(
+                variant, board, "alpha-beta, learned evaluation", learned,
+                f"[learned and network]({'../learned/' + variant + '/README.md'}): {versus}",
+                edge(LEARNED / variant, pair), lead=False,
+            ))
         if net:
             rows.append(family_row(variant, board, "network", net, "", ""))
     out = [
@@ -125,7 +142,10 @@ def main():
         "(`quiescence/ladder.sh VARIANT`, `../quiescence/VARIANT/README.md`): without one, alpha-beta's "
         "balance follows the parity of the depth its search stops at (`../depth-ladders/README.md`), "
         "so the plain rows and the readings made from them measure the search's horizon as much "
-        "as the rules. "
+        "as the rules. Rows \"alpha-beta, learned evaluation\" are alpha-beta scoring its leaves "
+        "with the variant's shipped learned evaluation (`models/VARIANT.nnue`) at fixed depths of "
+        "one parity (`learned/ladder.sh VARIANT`), read against the network's ladder in "
+        "`../learned/VARIANT/README.md`. "
         "Each variant's README gives the full reading, the cross-family games and the plots.",
         "",
         "| " + " | ".join(header) + " |",
