@@ -296,8 +296,22 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.860 | +315 [+231, +446] | 39-2-9 | 46-0-4 |",
         "| 0.715 | +160 [+100, +230] | 32-0-18 | 39-1-10 |",
         "| 0.630 | +92 [+33, +158] | 23-0-27 | 40-0-10 |",
-        "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms, brandubh/gen2-s1/vs-ab-100ms): the same openings",
+        "| 0.845 | +295 [+221, +400] | 40-3-7 | 43-0-7 |",
+        "| 0.510 | +7 [-50, +64] | 32-0-18 | 19-0-31 |",
+        "| 0.505 | +3 [-63, +70] | 27-0-23 | 23-1-26 | king_captured 26, repetition 1 |",
+        "| 0.600 | +70 [+18, +126] | 32-0-18 | 28-0-22 | king_captured 30, repetition 2 |",
+        "| 0.400 | -70 [-179, +26] | 0-0-10 | 8-0-2 |",
+        "| 0.525 | +17 [-16, +51] | 3-3-44 | 48-0-2 |",
+        "| 0.500 | +0 [-45, +45] | 3-6-41 | 44-0-6 |",
+        "| 0.535 | +24 [-13, +62] | 5-1-44 | 48-0-2 |",
+        "| 0.310 | -139 [-213, -75] | 5-4-41 | 22-4-24 |",
+        "| 0.470 | -21 [-86, +43] | 18-3-29 | 23-9-18 |",
+        "brandubh/gen1-s1/vs-ab-100ms, brandubh/gen1-s2/vs-ab-100ms, brandubh/gen2-s1/vs-ab-100ms, brandubh/gen3-s1/vs-ab-100ms): the same openings",
         "brandubh/gen2-s1/vs-gen1-s1-100ms, brandubh/gen2-s2/vs-gen1-s1-100ms): the same openings",
+        "| 0.755 | +196 [+126, +283] | 36-1-13 | 36-6-8 | king_captured 36 |",
+        "| 0.545 | +31 [+3, +60] | 4-1-45 | 50-0-0 |",
+        "tablut/gen1-s1/vs-ab-100ms, tablut/gen2-balanced-s1/vs-ab-100ms, tablut/gen2-s1/vs-ab-100ms): the same openings",
+        "tavlei/gen1-s1/vs-ab-100ms, tavlei/gen2-s1/vs-ab-100ms, tavlei/gen3-s1/vs-ab-100ms, tavlei/gen4-s1/vs-ab-100ms",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }
