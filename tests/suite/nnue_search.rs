@@ -311,6 +311,8 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.755 | +196 [+126, +283] | 36-1-13 | 36-6-8 | king_captured 36 |",
         "| 0.545 | +31 [+3, +60] | 4-1-45 | 50-0-0 |",
         "| 0.505 | +3 [-55, +62] | 18-4-28 | 27-7-16 |",
+        "| 0.725 | +168 [+105, +245] | 35-1-14 | 34-6-10 |",
+        "| 0.725 | +168 [+97, +256] | 35-2-13 | 33-7-10 |",
         "tablut/gen1-s1/vs-ab-100ms, tablut/gen2-balanced-s1/vs-ab-100ms, tablut/gen2-s1/vs-ab-100ms): the same openings",
         "tavlei/gen1-s1/vs-ab-100ms, tavlei/gen2-s1/vs-ab-100ms, tavlei/gen3-s1/vs-ab-100ms, tavlei/gen4-s1/vs-ab-100ms",
     ] {
