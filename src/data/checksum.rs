@@ -17,6 +17,12 @@ pub fn shard_checksum(format: u32, bytes: &[u8]) -> u64 {
     }
 }
 
+/// How stores and manifests name a file's contents: `xxh3:` and the XXH3-64 of its bytes in
+/// hex (a network retrained under the same path gets another name).
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
 /// The FNV-1a hash of `bytes` (the checksum of formats 1 and 2).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET_BASIS, |h, &b| {

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::agent::EvalError;
 use super::arena::GameResult;
+use crate::data::checksum::content_hash;
 use crate::store::StoreError;
 
 /// Games already stored (none when the store does not exist). A torn last line (a run killed
@@ -119,8 +120,7 @@ pub fn file_hashes<'a>(
                 Some(text) => text.as_bytes().to_vec(),
                 None => std::fs::read(path).map_err(|e| io_error(path, &e))?,
             };
-            let hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-            Ok((path.display().to_string(), format!("xxh3:{hash:016x}")))
+            Ok((path.display().to_string(), content_hash(&bytes)))
         })
         .collect()
 }

@@ -18,6 +18,7 @@ use super::game::{game_seed, sample_at, FinishedGame};
 use super::generator::{prepare, shard_count, shard_games, shard_path, write_shard_files};
 use super::{GenerateSummary, Progress};
 use crate::config::ConfigError;
+use crate::data::checksum::content_hash;
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
 use crate::rules::Position;
@@ -40,7 +41,7 @@ pub struct Teacher {
 #[derive(Clone, Debug)]
 pub struct TeacherNetwork {
     pub file: PathBuf,
-    /// `xxh3:` and the XXH3-64 of the file's bytes in hex (as match stores name their files).
+    /// `data::content_hash` of the file's bytes, as match stores name their files.
     pub hash: String,
     pub network: Arc<Network>,
 }
@@ -116,7 +117,7 @@ impl TeacherNetwork {
             source,
         })?;
         let network = Network::from_bytes(&file, &bytes)?;
-        let hash = format!("xxh3:{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        let hash = content_hash(&bytes);
         Ok(TeacherNetwork {
             file,
             hash,
