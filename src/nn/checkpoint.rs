@@ -125,8 +125,8 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
 }
 
 impl Network {
-    /// A randomly initialised network for `variant` under the current encoding (seeded through
-    /// `tch::manual_seed`).
+    /// A randomly initialised network for `variant` under the current encoding, its weights
+    /// drawn from `seed` alone.
     pub fn new(variant: &str, architecture: Architecture, device: Device, seed: u64) -> Network {
         Network::with_encoding(variant, architecture, Encoding::CURRENT, device, seed)
     }
@@ -139,9 +139,10 @@ impl Network {
         device: Device,
         seed: u64,
     ) -> Network {
-        tch::manual_seed(seed as i64);
         let vs = VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), architecture, encoding.planes());
+        let net = crate::nn::seeded::with_seed(seed, || {
+            PolicyValueNet::new(&vs.root(), architecture, encoding.planes())
+        });
         let meta = CheckpointMeta {
             format: CHECKPOINT_FORMAT,
             variant: variant.to_string(),

@@ -7,6 +7,7 @@ pub mod evaluator;
 pub mod folded;
 pub mod model;
 pub mod onnx;
+pub mod seeded;
 pub mod threads;
 
 pub use checkpoint::{CheckpointError, CheckpointMeta, Network};

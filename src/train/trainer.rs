@@ -292,8 +292,9 @@ pub fn train(
     // the reply head joins the network's store before the optimizer collects its parameters;
     // weights that carry one (a resumed run, an earlier generation) give it theirs
     let reply = if cfg.reply_weight > 0.0 {
-        tch::manual_seed(req.seed as i64);
-        let head = ReplyHead::new(&net.vs.root(), net.meta.architecture.channels);
+        let head = crate::nn::seeded::with_seed(req.seed, || {
+            ReplyHead::new(&net.vs.root(), net.meta.architecture.channels)
+        });
         net.vs.load_partial(weights).map_err(|e| TrainError::Io {
             path: weights.to_path_buf(),
             message: e.to_string(),

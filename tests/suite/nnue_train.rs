@@ -256,6 +256,21 @@ fn a_stopped_run_resumes_to_the_weights_of_an_uninterrupted_one() {
     other.seed = 6;
     let err = train(&other, &mut |_| {}).expect_err("another seed");
     assert!(err.to_string().contains("--seed 5"), "{err}");
+
+    // nor another target or weighting: the message names what changed
+    let mixed = NnueTrainConfig {
+        lambda: 0.25,
+        balance_winners: true,
+        ..cfg.clone()
+    };
+    let mut other = request(&files, &parts, &mixed);
+    other.resume = true;
+    let err = train(&other, &mut |_| {}).expect_err("another lambda");
+    let text = err.to_string();
+    assert!(
+        text.contains("lambda 0.5 → 0.25") && text.contains("balance_winners false → true"),
+        "{text}"
+    );
 }
 
 #[test]

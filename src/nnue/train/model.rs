@@ -46,7 +46,8 @@ pub struct NnueModel {
 }
 
 impl NnueModel {
-    /// A freshly initialised model; the initial weights follow tch's seed (`tch::manual_seed`).
+    /// A freshly initialised model; the initial weights follow libtorch's generator (seed it with
+    /// `nn::seeded::with_seed`).
     pub fn new(features: FeatureSet, width: usize, hidden: usize) -> NnueModel {
         let vs = VarStore::new(Device::Cpu);
         let root = vs.root();

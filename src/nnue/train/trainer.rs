@@ -138,6 +138,26 @@ struct State {
     variant: String,
     train_positions: usize,
     heldout_positions: usize,
+    /// The training settings (none in runs written before they were kept): a resume with other
+    /// ones (λ, weighting, schedule) would mix two trainings in one set of weights.
+    #[serde(default)]
+    config: Option<NnueTrainConfig>,
+}
+
+/// The settings that differ between a stored run's config and this one, as `key old → new`.
+fn changed_settings(saved: &NnueTrainConfig, now: &NnueTrainConfig) -> Vec<String> {
+    let fields = |c: &NnueTrainConfig| match serde_json::to_value(c) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    let (old, new) = (fields(saved), fields(now));
+    new.iter()
+        .filter(|(key, value)| old.get(*key) != Some(value))
+        .map(|(key, value)| {
+            let was = old.get(key).map_or("unset".to_string(), |v| v.to_string());
+            format!("{key} {was} → {value}")
+        })
+        .collect()
 }
 
 fn io(path: &Path) -> impl Fn(String) -> NnueTrainError + '_ {
@@ -348,8 +368,8 @@ pub fn train(
     crate::nn::threads::ensure_training_thread();
     let _flushed = crate::nn::threads::DenormalsFlushed::new();
     let features = FeatureSet::new(size);
-    tch::manual_seed(req.seed as i64);
-    let mut model = NnueModel::new(features, cfg.width, cfg.hidden);
+    let mut model =
+        crate::nn::seeded::with_seed(req.seed, || NnueModel::new(features, cfg.width, cfg.hidden));
     let mut opt = adam(&model, cfg);
     let mut state = State {
         epoch: 0,
@@ -360,6 +380,7 @@ pub fn train(
         variant: variant_name.clone(),
         train_positions: train_set.len(),
         heldout_positions: heldout.len(),
+        config: Some(cfg.clone()),
     };
     let plain = BatchBuilder::new(features, vec![Symmetry::Identity]);
     let augmenting = if cfg.augment {
@@ -412,6 +433,16 @@ pub fn train(
                 state.train_positions,
                 state.heldout_positions
             )));
+        }
+        if let Some(stored) = &saved.config {
+            let changed = changed_settings(stored, cfg);
+            if !changed.is_empty() {
+                return Err(resume_error(format!(
+                    "it was trained with other settings ({}): resume with its config, or start \
+                     afresh",
+                    changed.join(", ")
+                )));
+            }
         }
         let dir = epoch_dir(out, saved.epoch);
         model.vs.load(dir.join("model.safetensors"))?;
