@@ -37,7 +37,8 @@ def row(match_dir):
         found = sorted((r, n) for (s, r), n in ends.items() if s == side)
         return ", ".join(f"{r} {n}" for r, n in found) or "none"
 
-    elo = report["elo_pairs"]
+    # an interval's end is the string "inf" where the score is at or next to 1 (or 0)
+    elo = {k: float(v) for k, v in report["elo_pairs"].items()}
     plies = report["openings"]["plies"]
     return {
         "dir": match_dir.relative_to(HERE).as_posix(),
@@ -51,6 +52,7 @@ def row(match_dir):
         "wins_attacking": reasons("attackers"),
         "wins_defending": reasons("defenders"),
         "openings": sorted({opening(g, plies) for g in games}),
+        "seed": json.loads((match_dir / "settings.json").read_text())["seed"],
     }
 
 
@@ -71,18 +73,22 @@ def table():
             f"| {r['dir']} | `{r['a']}` | `{r['b']}` | {r['pairs']} | {r['score']} | {r['elo']} "
             f"| {r['attacking']} | {r['defending']} | {r['wins_attacking']} | {r['wins_defending']} |"
         )
-    # same openings: matches of one variant whose A differs only by the network's seed
+    # same openings: matches of one variant, opponent, length and seed (the seed draws them)
     groups = collections.defaultdict(list)
     for r in rows:
-        groups[(r["dir"].split("/")[0], r["b"], r["pairs"])].append(r)
-    lines += ["", "Openings compared between matches of one variant, opponent and length:", ""]
-    for (variant, b, pairs), group in sorted(groups.items()):
+        groups[(r["dir"].split("/")[0], r["b"], r["pairs"], r["seed"])].append(r)
+    lines += [
+        "",
+        "Openings compared between matches of one variant, opponent, length and seed:",
+        "",
+    ]
+    for (variant, b, pairs, seed), group in sorted(groups.items()):
         if len(group) < 2:
             continue
         same = all(g["openings"] == group[0]["openings"] for g in group)
         names = ", ".join(g["dir"] for g in group)
         verdict = "the same openings" if same else "different openings"
-        lines.append(f"- {variant} against `{b}`, {pairs} pairs ({names}): {verdict}")
+        lines.append(f"- {variant} against `{b}`, {pairs} pairs, seed {seed} ({names}): {verdict}")
     return "\n".join(lines) + "\n"
 
 
