@@ -12,7 +12,9 @@ standard library only, as src/eval/stats/ computes them (issue 45):
 
     python3 experiments/balance-study/balance_stats.py --check
 
-checks the figures the Rust unit tests pin (statsmodels' and scipy's, from stats_reference.py).
+checks the figures the Rust unit tests pin (statsmodels' and scipy's, from stats_reference.py),
+and the fit pooled over every stored game (families.pooled_games) on records with a known side
+advantage.
 """
 import math
 import sys
@@ -371,7 +373,63 @@ def check():
     close((s["pooled"]["high"] - s["pooled"]["low"]) / (2 * Z95 * ELO_PER_NEPER), 0.1416428126318674, 1e-8, "eta se")
     close(s["lr"], 0.06514572110665107, 1e-7, "band lr")
     close(s["bands"][1]["elo"] / ELO_PER_NEPER, 1.0628776632892778, 1e-7, "band 1 eta")
+    pooled_check()
     print("balance_stats.py: every reference figure holds")
+
+
+def pooled_check(eta=0.7, n=400):
+    """The pooled fit of every stored game (families.pooled_games) on records written to two
+    folders with a known side advantage `eta` (nepers) and known strengths, `n` games a pairing
+    with the defenders' wins at their expected count: it recovers `eta`, reads one player
+    across both folders, counts a game stored in both folders once, leaves out a record under
+    another rules string, and without plain alpha-beta leaves out every game it played."""
+    import tempfile
+    from pathlib import Path
+
+    from families import plain_alpha_beta, pooled_games, pooled_side, stored_games
+
+    strength = {"ab:2:eval=q.toml": 0.0, "net:x:32": 0.5, "ab:3": -0.3}
+    played = iter(range(10**6))
+
+    def record(attacker, defender, points, rules="R"):
+        # a move list of its own for every game, so only the copy below repeats one
+        header = (f"# game 0 ({attacker} vs itself)" if attacker == defender
+                  else f"# game 0: {attacker} (attackers) vs {defender} (defenders)")
+        winner = "defenders king_escaped" if points else "attackers king_captured"
+        moves = f"a{next(played)}-b1 c1-d1"
+        return f'{header}\n[variant "brandubh"]\n[rules "{rules}"]\n[result "{winner}"]\n{moves}\n'
+
+    def games(attacker, defender):
+        wins = round(n * logistic(eta + strength[defender] - strength[attacker]))
+        return [record(attacker, defender, i < wins) for i in range(n)]
+
+    a, b, c = strength
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d)
+        # one folder holds each player's self-play, the other the matches between them
+        for agent in strength:
+            path = root / "ladder" / "ab" / "games" / f"{agent.replace(':', '_')}.txt"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("".join(games(agent, agent)))
+        first = (root / "ladder/ab/games/net_x_32.txt").read_text().split("# game ")[1]
+        matches = [g for x, y in ((a, b), (b, a), (a, c), (c, a)) for g in games(x, y)]
+        (root / "matches/cross").mkdir(parents=True)
+        (root / "matches/cross/games.txt").write_text(
+            "".join(matches) + "# game " + first + record(a, b, True, rules="OLD")
+        )
+        records = stored_games(root)
+        every = pooled_games(records, "brandubh", "R")
+        left_out = (every["copies"], every["across_folders"], every["other_rules"])
+        assert left_out == (1, 1, 1), f"copies, of them across folders, other rules: {left_out}"
+        assert len(every["games"]) == 7 * n and len(every["players"]) == 3, every["players"]
+        assert every["folders"] == ["ladder/ab", "matches/cross"], every["folders"]
+        fitted = pooled_side(every)
+        truth = eta * ELO_PER_NEPER
+        assert abs(fitted["elo"] - truth) < 3 and fitted["low"] < truth < fitted["high"], (fitted, truth)
+        quiet = pooled_games(records, "brandubh", "R", keep=lambda agent: not plain_alpha_beta(agent))
+        assert len(quiet["games"]) == 4 * n and "ab:3" not in quiet["players"], quiet["players"]
+        fitted = pooled_side(quiet)
+        assert abs(fitted["elo"] - truth) < 3 and fitted["low"] < truth < fitted["high"], (fitted, truth)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ Reads the records `tavlei balance` writes beside its stores (`STUDY_DIR/games/*.
 format `tavlei replay` reads), so it needs no store. Default: the older tables of
 experiments/balance-study and the networks' tables the README cites. Standard library only.
 """
+import re
 import sys
 from pathlib import Path
 
@@ -35,22 +36,39 @@ DEFAULT = [
 ]
 
 
-def read_records(path):
-    """(agent, [(moves, result)]) of a study's record file: a `# game N (AGENT vs itself)`
-    header, tag lines in brackets, then the moves on one line."""
-    agent, games, result = None, [], None
+# a record's header: one agent playing itself (`tavlei balance`) or two (`tavlei match`)
+HEADER = re.compile(
+    r"# game \d+(?: \((?P<self>.+) vs itself\)|: (?P<attacker>.+) \(attackers\) vs (?P<defender>.+) \(defenders\))$"
+)
+
+
+def read_games(path):
+    """Every game of a record file (the format `tavlei replay` reads) as a dict of its
+    attacker's and defender's agent specs, its tags (variant, rules, result) and its moves: a
+    `# game N (AGENT vs itself)` or `# game N: A (attackers) vs B (defenders)` header, tag
+    lines in brackets, then the moves."""
+    games = []
     for line in path.read_text().splitlines():
         if line.startswith("# game "):
-            agent = agent or line.split("(", 1)[1].rsplit(" vs itself", 1)[0]
-            result = None
-        elif line.startswith('[result "'):
-            result = line[len('[result "') :].split()[0]
-        elif line.startswith("["):
-            continue
-        elif line.strip() or result is not None:
-            games.append((line.strip(), result))
-            result = None
-    return agent, games
+            m = HEADER.match(line)
+            if not m:
+                # a header read wrong would fold one game's moves into another's
+                raise ValueError(f"{path}: a game header of no known form: {line}")
+            attacker, defender = m["self"] or m["attacker"], m["self"] or m["defender"]
+            games.append({"attacker": attacker, "defender": defender, "moves": ""})
+        elif games and line.startswith("[") and line.endswith('"]'):
+            tag, value = line[1:-2].split(' "', 1)
+            games[-1][tag] = value
+        elif games and line.strip():
+            games[-1]["moves"] = f"{games[-1]['moves']} {line.strip()}".strip()
+    return games
+
+
+def read_records(path):
+    """(agent, [(moves, result)]) of a study's record file, one agent playing itself."""
+    games = read_games(path)
+    agent = games[0]["attacker"] if games else None
+    return agent, [(g["moves"], g.get("result", "").split(" ")[0] or None) for g in games]
 
 
 def share(games):

@@ -23,6 +23,7 @@ from balance_stats import (  # noqa: E402
     DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, TRENDING, Z90, Z95, comparison_verdict, difference,
     elo, games_for_tost, ladder_verdict, side_fit, trend_test, wilson,
 )
+from distinct import read_games  # noqa: E402
 
 MARGIN = 0.075  # the study's default equivalence margin (tavlei balance --margin 7.5)
 # Balance in recorded human play, as docs/rules.md gives it.
@@ -255,6 +256,69 @@ def variant_games(directory, families):
         games.append((a, b, pair, att["losses"] + 0.5 * att["draws"], att["wins"] + att["draws"] + att["losses"]))
         games.append((b, a, pair, dfn["wins"] + 0.5 * dfn["draws"], dfn["wins"] + dfn["draws"] + dfn["losses"]))
     return players, games
+
+
+def stored_games(root):
+    """Every game record under `root` (the `*.txt` files `tavlei balance` and `tavlei match`
+    write beside their stores), each with the folder it is stored in (`games/` left off); a
+    file reached twice through a linked folder is read once."""
+    root, files, records = Path(root), set(), []
+    for path in sorted(root.rglob("*.txt")):
+        if path.resolve() in files:
+            continue
+        files.add(path.resolve())
+        with path.open() as f:
+            if not f.readline().startswith("# game "):
+                continue  # a match's terminal output, not its records
+        folder = path.parent.parent if path.parent.name == "games" else path.parent
+        records += [dict(g, folder=folder.relative_to(root).as_posix()) for g in read_games(path)]
+    return records
+
+
+def plain_alpha_beta(agent):
+    """Alpha-beta without a quiescence search (`:eval=` settings) or a learned evaluation
+    (`:nnue=`): its shares follow the parity of the depth its search stops at
+    (depth-ladders/README.md)."""
+    return agent.startswith("ab:") and ":eval=" not in agent and ":nnue=" not in agent
+
+
+DEFENDER_POINTS = {"attackers": 0.0, "draw": 0.5, "defenders": 1.0}
+
+
+def pooled_games(records, variant, rules, keep=lambda agent: True):
+    """One data set for side_fit of every stored game of `variant` played under `rules` whose
+    two agents `keep` accepts: one player an agent spec, wherever it played (its strength one
+    parameter across folders), one band, each game once (a record with the same players and
+    moves stored twice is one game). A dict of the players, the games, the folders they came
+    from, the copies left out (and those of them whose first record is in another folder), and
+    the folders holding records of the variant under another rules string, with their count."""
+    players, games, first, folders, elsewhere = {}, [], {}, set(), set()
+    copies = across = other_rules = 0
+    for g in records:
+        if g["variant"] != variant or not (keep(g["attacker"]) and keep(g["defender"])):
+            continue
+        if g["rules"] != rules:
+            other_rules += 1
+            elsewhere.add(g["folder"])
+            continue
+        key = (g["attacker"], g["defender"], g["moves"])
+        if key in first:
+            copies += 1
+            across += first[key] != g["folder"]
+            continue
+        first[key] = g["folder"]
+        folders.add(g["folder"])
+        a = players.setdefault(g["attacker"], len(players))
+        d = players.setdefault(g["defender"], len(players))
+        games.append((a, d, 0, DEFENDER_POINTS[g["result"].split(" ")[0]], 1))
+    return {"players": list(players), "games": games, "folders": sorted(folders), "copies": copies,
+            "across_folders": across, "other_rules": other_rules, "other_folders": sorted(elsewhere)}
+
+
+def pooled_side(data, **fit):
+    """The defenders' advantage in Elo over a pooled data set (side_fit's "pooled"), None
+    without games."""
+    return side_fit(len(data["players"]), data["games"], **fit)["pooled"] if data["games"] else None
 
 
 def side_section(directory, families):

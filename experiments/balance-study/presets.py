@@ -4,7 +4,8 @@ ladders/ (ladder.sh), with its levels, the attackers' share at each, its stronge
 shares, the trend and equivalence tests `tavlei balance` computed, and the variant's reading
 (families.py's label; the full reading is in ladders/VARIANT/README.md), and the alpha-beta
 ladder with a quiescence search (quiescence/VARIANT/) and the learned evaluation's ladder
-(learned/VARIANT/) where they were run.
+(learned/VARIANT/) where they were run; then the defenders' advantage over every game of a
+variant stored anywhere in the study (`pooled`).
 
     python3 experiments/balance-study/presets.py > experiments/balance-study/ladders/README.md
 
@@ -16,7 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from balance_stats import elo, side_fit  # noqa: E402
-from families import HUMANS, convergence, level_name, load, points, read, share, variant_games  # noqa: E402
+from families import (  # noqa: E402
+    HUMANS, convergence, level_name, load, plain_alpha_beta, points, pooled_games, pooled_side, read, share,
+    stored_games, variant_games,
+)
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
@@ -72,6 +76,66 @@ def edge(directory, families):
     players, games = variant_games(directory, families)
     s = side_fit(len(players), games)
     return f"{elo(s['pooled'])}" + (f" (drifts, p = {s['p']:.2g})" if s["drifts"] else "")
+
+
+def pooled(variants):
+    """The section of the defenders' advantage over every stored game of each variant, with and
+    without plain alpha-beta."""
+    records = stored_games(HERE)
+    rows, copies, across, other, older_folders = [], 0, 0, 0, set()
+    left = {"copies": 0, "across_folders": 0}
+    for variant in variants:
+        # the variant's rules as its ladder's records carry them
+        rules = next(g["rules"] for g in records if g["variant"] == variant and g["folder"] == f"ladders/{variant}/ab")
+        every = pooled_games(records, variant, rules)
+        quiet = pooled_games(records, variant, rules, keep=lambda agent: not plain_alpha_beta(agent))
+        copies, across = copies + every["copies"], across + every["across_folders"]
+        other += every["other_rules"]
+        older_folders.update(f.split("/")[0] for f in every["other_folders"])
+        # copies among the records left out, counted the same way, so the text says where they are
+        for older in {g["rules"] for g in records if g["variant"] == variant} - {rules}:
+            data = pooled_games(records, variant, older)
+            left = {k: left[k] + data[k] for k in left}
+        cells = [variant, ", ".join(f"`{f}`" for f in every["folders"])]
+        for data in (every, quiet):
+            edge = pooled_side(data)
+            cells += [str(len(data["games"])), str(len(data["players"])), elo(edge) if edge else "no games"]
+        rows.append(cells + [str(every["copies"]), str(every["other_rules"])])
+    header = [
+        "variant", "folders", "games", "players", "defenders' edge, Elo (95 %)",
+        "games without plain alpha-beta", "players", "defenders' edge without plain alpha-beta, Elo (95 %)",
+        "copies counted once", "records under another rules string (left out)",
+    ]
+    return [
+        "## The defenders' advantage over every stored game of a variant (issue 45)",
+        "",
+        "One Bradley–Terry fit a variant over every game record stored under "
+        "`experiments/balance-study/` that carries the variant's rules string as its ladder's "
+        "records do: every ladder, family and level, the quiescence and learned-evaluation "
+        "ladders, the fixed-depth ladders and every cross-family and quiescence match. A player "
+        "is an agent spec, one player in every folder it played in; each player's strength is a "
+        "free parameter and the side one common parameter (draws half a point, one virtual draw a "
+        "player and one for the side, as in the ladders' fit above). A game stored twice (the "
+        f"same players and moves) counts once: {copies} such copies among the records fitted, "
+        f"{across} of them in two folders (the records left out, see below, hold {left['copies']}, "
+        f"{left['across_folders']} of them in two folders: `distinct.md` flags their cells; "
+        "`learned/brandubh/net` is a link to `ladders/brandubh/net`, read once). "
+        "\"Without plain alpha-beta\" leaves out every game with a plain alpha-beta player on "
+        "either side (an `ab:` agent with neither a quiescence search's `:eval=` settings nor a "
+        "learned `:nnue=` evaluation): its shares follow the parity of the depth its search "
+        "stops at (`../depth-ladders/README.md`), so they measure its horizon as much as the "
+        f"rules. The {other} records left out, in "
+        + ", ".join(f"`{f}/`" for f in sorted(older_folders))
+        + ", are the first study's: their older rules string cannot be matched to today's rules, and "
+        "`results/` and `results-networks*/` were played before the rules' second pass changed "
+        "Brandubh's and Copenhagen's repetition and Fetlar's king capture. Made by "
+        "`presets.py` from the records (`families.pooled_games`), checked by "
+        "`balance_stats.py --check` on games with a known side advantage.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
 
 
 def main():
@@ -152,6 +216,7 @@ def main():
         "| " + " | ".join("---" for _ in header) + " |",
     ]
     out += ["| " + " | ".join(r) + " |" for r in rows]
+    out += ["", *pooled([v for v, _ in presets() if v not in missing])]
     humans = [f"- {v}: {HUMANS[v]}" for v in HUMANS]
     out += ["", "Human play (`docs/rules.md`), for the variants it exists for:", "", *humans]
     if missing:
