@@ -193,29 +193,33 @@ def fan_out(opts, command, args, units, arrived):
 
 def balance(opts, args):
     out = option(args, "--out", "balance")
-    plan = json.loads(tavlei(opts.tavlei, "balance", args + ["--plan"], None))
     unit_args = without(args, "--out")
-    units, stores, waiting = [], {}, {}
-    for study in plan:
-        mine = blocks(study["missing"], opts.block, study["games"])
-        units += [f"{study['study']}:{k}..{l}" for k, l in mine]
-        stores[study["study"]] = study
-        waiting[study["study"]] = [f"{study['study']}:{k}..{l}" for k, l in mine]
-    held = {}
+    # a sequential study's plan lists its current look only: plan again after each round of
+    # units until nothing is missing (a plain study needs one round)
+    while True:
+        plan = json.loads(tavlei(opts.tavlei, "balance", args + ["--plan"], None))
+        units, stores, waiting = [], {}, {}
+        for study in plan:
+            mine = blocks(study["missing"], opts.block, study["games"])
+            units += [f"{study['study']}:{k}..{l}" for k, l in mine]
+            stores[study["study"]] = study
+            waiting[study["study"]] = [f"{study['study']}:{k}..{l}" for k, l in mine]
+        if not units:
+            break
+        held = {}
 
-    # a study's store grows in id order, as a local run's does: units that arrive early wait
-    def arrived(unit, files):
-        study = int(unit.split(":")[0])
-        s = stores[study]
-        held[unit] = files.get(s["store"], b"")
-        queue = waiting[study]
-        while queue and queue[0] in held:
-            lines = held.pop(queue.pop(0)).splitlines(keepends=True)
-            missing = set(s["missing"])
-            keep = [l for l in lines if json.loads(l)["id"] in missing]
-            append_lines(os.path.join(out, s["store"]), keep)
+        # a study's store grows in id order, as a local run's does: units that arrive early wait
+        def arrived(unit, files, stores=stores, waiting=waiting, held=held):
+            study = int(unit.split(":")[0])
+            s = stores[study]
+            held[unit] = files.get(s["store"], b"")
+            queue = waiting[study]
+            while queue and queue[0] in held:
+                lines = held.pop(queue.pop(0)).splitlines(keepends=True)
+                missing = set(s["missing"])
+                keep = [l for l in lines if json.loads(l)["id"] in missing]
+                append_lines(os.path.join(out, s["store"]), keep)
 
-    if units:
         fan_out(opts, "balance", unit_args, units, arrived)
     # every game is stored: the ordinary command writes the records and the report
     print(tavlei(opts.tavlei, "balance", args, None), end="")

@@ -325,8 +325,10 @@ pub struct BalanceArgs {
     margin: f64,
     /// Play the two strongest levels in rounds of --round games until their shares are shown
     /// equivalent within --margin or different, or --games (the cap) is reached; α 5% for
-    /// both errors, spent by O'Brien-Fleming. Resumes from the stored games.
-    #[arg(long, conflicts_with_all = ["plan", "units", "strongest_games"])]
+    /// both errors, spent by O'Brien-Fleming. Resumes from the stored games. With --plan, the
+    /// two strongest levels list the games of their current look (a cluster plans again after
+    /// playing them, until nothing is missing).
+    #[arg(long, conflicts_with = "strongest_games")]
     sequential: bool,
     /// Games a level each round of --sequential adds.
     #[arg(long, default_value_t = 50, requires = "sequential", value_parser = clap::value_parser!(u64).range(1..))]

@@ -240,3 +240,95 @@ fn match_pairs_apart_give_the_whole_matchs_report_and_records() {
         "units of a sequential test are refused"
     );
 }
+
+/// A sequential study on a cluster: `--plan` lists the current look's games of the two
+/// strongest levels; the driver plays them as units, appends them, and plans again until
+/// nothing is missing. The stores and the looks are those of one local run (Sea Tafl's depths
+/// 1 and 2 differ at the second look of 20 games a level).
+#[test]
+fn a_sequential_study_played_in_units_is_the_local_one() {
+    let tmp = tempfile::tempdir().expect("scratch");
+    let study = |out: &Path, extra: &[&str]| {
+        let mut a = vec![
+            "balance",
+            "--variant",
+            "sea_tafl",
+            "--agent",
+            "ab:2",
+            "--levels",
+            "1,2",
+            "--games",
+            "100",
+            "--sequential",
+            "--round",
+            "20",
+            "--seed",
+            "3",
+            "--json",
+            "--out",
+            text(out),
+        ];
+        a.extend(extra);
+        ok(&a)
+    };
+    let local = tmp.path().join("local");
+    let local_report: serde_json::Value = serde_json::from_str(&study(&local, &[])).expect("json");
+
+    let cluster = tmp.path().join("cluster");
+    let mut rounds = Vec::new();
+    loop {
+        let plan: serde_json::Value =
+            serde_json::from_str(&study(&cluster, &["--plan"])).expect("json");
+        let plan = plan.as_array().expect("studies").clone();
+        if plan
+            .iter()
+            .all(|s| s["missing"].as_array().expect("ids").is_empty())
+        {
+            break;
+        }
+        rounds.push(plan.iter().map(|s| s["games"].clone()).collect::<Vec<_>>());
+        for s in &plan {
+            let missing: Vec<u64> = s["missing"]
+                .as_array()
+                .expect("ids")
+                .iter()
+                .map(|id| id.as_u64().expect("id"))
+                .collect();
+            let (Some(first), Some(last)) = (missing.first(), missing.last()) else {
+                continue;
+            };
+            let unit = tmp.path().join(format!("unit-{}-{first}", s["study"]));
+            study(
+                &unit,
+                &["--units", &format!("{}:{first}..{}", s["study"], last + 1)],
+            );
+            let store = s["store"].as_str().expect("store");
+            let played = std::fs::read(unit.join(store)).expect("unit store");
+            let mut joined = std::fs::read(cluster.join(store)).unwrap_or_default();
+            joined.extend(played);
+            std::fs::create_dir_all(cluster.join("games")).expect("games dir");
+            std::fs::write(cluster.join(store), joined).expect("appends");
+        }
+        assert!(rounds.len() <= 5, "the plan never ends: {rounds:?}");
+    }
+    assert_eq!(
+        rounds,
+        [
+            vec![serde_json::json!(20), serde_json::json!(20)],
+            vec![serde_json::json!(40), serde_json::json!(40)]
+        ],
+        "one look a round, ending at the deciding one"
+    );
+    let cluster_report: serde_json::Value =
+        serde_json::from_str(&study(&cluster, &[])).expect("json");
+    let looks = |r: &serde_json::Value| r[1]["sequential"]["looks"].clone();
+    assert_eq!(looks(&cluster_report), looks(&local_report));
+    assert_eq!(cluster_report[1]["games"], 40);
+    for store in ["games/sea_tafl__ab_1.jsonl", "games/sea_tafl__ab_2.jsonl"] {
+        assert!(
+            std::fs::read(cluster.join(store)).expect("store")
+                == std::fs::read(local.join(store)).expect("store"),
+            "{store}: the units' games differ from the local run's"
+        );
+    }
+}

@@ -12,10 +12,10 @@ use serde::Serialize;
 use super::{PlaySettings, RunError};
 use crate::eval::balance::{
     balance_openings, mark_convergence, play_balance_games, run_balance, run_balance_from,
-    store_path, BalanceReport, SequentialLook, SequentialReport,
+    store_path, summarise, BalanceReport, SequentialLook, SequentialReport,
 };
-use crate::eval::game_store::stored_ids;
-use crate::eval::stats::{rounds, SequentialDecision, SequentialDesign};
+use crate::eval::game_store::load_stored;
+use crate::eval::stats::{rounds, PairsLook, SequentialDecision, SequentialDesign};
 use crate::eval::study::write_study;
 use crate::eval::{Agent, AgentSpec, GameResult, PlayOptions};
 use crate::rules::{Position, Variant};
@@ -166,25 +166,87 @@ impl BalanceRun {
         store_path(&self.games_dir(), study.variant.name(), &study.spec.text)
     }
 
-    /// Each study with the ids its store still lacks. Plays nothing.
+    /// Each study with the ids its store still lacks. Plays nothing. A sequential study's two
+    /// strongest levels lack those of their current look only: a cluster's driver plans, plays
+    /// the units and plans again until nothing is missing.
     pub fn plan(&self) -> Result<Vec<StudyPlan>, RunError> {
         let games_dir = self.games_dir();
         let base = games_dir.parent().unwrap_or(&games_dir);
         let mut plan = Vec::new();
         for (index, s) in self.studies.iter().enumerate() {
             let store = self.store(s);
-            let have: BTreeSet<u64> = stored_ids(&store)?;
+            let have: BTreeSet<u64> = load_stored(&store)?.iter().map(|r| r.id).collect();
+            let games = match self.sequential_pair(index) {
+                Some((below, top, settings)) => self.current_look(below, top, settings)?,
+                None => s.games,
+            };
             plan.push(StudyPlan {
                 agent: s.spec.text.clone(),
-                games: s.games,
+                games,
                 level: s.level.clone(),
-                missing: (0..s.games).filter(|id| !have.contains(id)).collect(),
+                missing: (0..games).filter(|id| !have.contains(id)).collect(),
                 store: store.strip_prefix(base).unwrap_or(&store).to_path_buf(),
                 study: index,
                 variant: s.variant.name().to_string(),
             });
         }
         Ok(plan)
+    }
+
+    /// The two strongest levels of study `index`'s variant when a sequential study plays them
+    /// look by look and the study is one of them.
+    fn sequential_pair(&self, index: usize) -> Option<(&Study, &Study, SequentialSettings)> {
+        let settings = self.request.sequential?;
+        let levels = self.request.levels.len().max(1);
+        let below = match index % levels + 2 {
+            k if k == levels => index,
+            k if k == levels + 1 => index - 1,
+            _ => return None,
+        };
+        Some((&self.studies[below], &self.studies[below + 1], settings))
+    }
+
+    /// The design of a variant's sequential pair: looks every `round` games up to the cap.
+    fn design(
+        &self,
+        top: &Study,
+        settings: SequentialSettings,
+    ) -> Result<SequentialDesign, RunError> {
+        Ok(SequentialDesign::for_pairs(
+            rounds(settings.round, top.games)?,
+            self.request.margin,
+            settings.alpha,
+            2,
+        )?)
+    }
+
+    /// The games each level of a sequential pair needs now, from its stores alone: those of the
+    /// look that decided, or else of the first look whose games are not all stored.
+    fn current_look(
+        &self,
+        below: &Study,
+        top: &Study,
+        settings: SequentialSettings,
+    ) -> Result<u64, RunError> {
+        let design = self.design(top, settings)?;
+        let below_games = load_stored(&self.store(below))?;
+        let top_games = load_stored(&self.store(top))?;
+        for (index, &games) in design.looks.iter().enumerate() {
+            let at_look = |all: &[GameResult], s: &Study| {
+                let played: Vec<GameResult> =
+                    all.iter().filter(|r| r.id < games).cloned().collect();
+                (played.len() as u64 == games)
+                    .then(|| summarise(s.variant.name(), &s.spec.text, 0, &played, 0.0))
+            };
+            let (Some(b), Some(t)) = (at_look(&below_games, below), at_look(&top_games, top))
+            else {
+                return Ok(games);
+            };
+            if decide(&design, index, &b, &t).decision != SequentialDecision::Continue {
+                return Ok(games);
+            }
+        }
+        Ok(top.games)
     }
 
     /// The options of every study's games (an opening policy must be a checkpoint of every
@@ -239,20 +301,15 @@ impl BalanceRun {
         let device = play.device()?;
         let opts = self.options()?;
         let mut reports = Vec::new();
-        let levels = self.request.levels.len().max(1);
         for (i, s) in self.studies.iter().enumerate() {
-            if let Some(settings) = self.request.sequential {
-                // the level below the strongest plays beside it, look by look
-                match (i % levels + 2).cmp(&levels) {
-                    std::cmp::Ordering::Equal => {
-                        let pair =
-                            self.play_sequential(s, &self.studies[i + 1], settings, progress)?;
-                        reports.extend(pair);
-                        continue;
-                    }
-                    std::cmp::Ordering::Greater => continue,
-                    std::cmp::Ordering::Less => {}
+            // the level below the strongest plays beside it, look by look
+            match self.sequential_pair(i) {
+                Some((below, top, settings)) if std::ptr::eq(below, s) => {
+                    reports.extend(self.play_sequential(below, top, settings, progress)?);
+                    continue;
                 }
+                Some(_) => continue,
+                None => {}
             }
             let agent = Agent::load(&s.spec, s.variant.name(), device, play.seed)?;
             progress(BalanceProgress::Started(s));
@@ -287,12 +344,7 @@ impl BalanceRun {
         let device = play.device()?;
         let opts = self.options()?;
         let cap = top.games;
-        let design = SequentialDesign::for_pairs(
-            rounds(settings.round, cap)?,
-            self.request.margin,
-            settings.alpha,
-            2,
-        )?;
+        let design = self.design(top, settings)?;
         let start = Position::start(&top.variant);
         // drawn once for the cap: a game's opening is the same whichever look plays it
         let openings = balance_openings(&start, cap, &opts, play.seed);
@@ -326,14 +378,7 @@ impl BalanceRun {
                 seconds[k] += report.seconds;
                 pair.push(report);
             }
-            let (b, t) = (&pair[0], &pair[1]);
-            let counts = |k: fn(&BalanceReport) -> u64| {
-                (k(t) as f64, t.games as f64, k(b) as f64, b.games as f64)
-            };
-            let look = design.decide_pairs(
-                index,
-                &[counts(|r| r.attacker_wins), counts(|r| r.defender_wins)],
-            );
+            let look = decide(&design, index, &pair[0], &pair[1]);
             let (equivalence_alpha_spent, difference_alpha_spent) = design.alpha_spent(index);
             sequential.looks.push(SequentialLook {
                 games,
@@ -354,4 +399,25 @@ impl BalanceRun {
         }
         unreachable!("a design's last look decides")
     }
+}
+
+/// A look's decision on the two levels' games so far: the attackers' and the defenders' wins.
+fn decide(
+    design: &SequentialDesign,
+    index: usize,
+    below: &BalanceReport,
+    top: &BalanceReport,
+) -> PairsLook {
+    let counts = |k: fn(&BalanceReport) -> u64| {
+        (
+            k(top) as f64,
+            top.games as f64,
+            k(below) as f64,
+            below.games as f64,
+        )
+    };
+    design.decide_pairs(
+        index,
+        &[counts(|r| r.attacker_wins), counts(|r| r.defender_wins)],
+    )
 }
