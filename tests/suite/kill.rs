@@ -38,10 +38,11 @@ fn run_to_end(args: &[String]) -> Duration {
     clock.elapsed()
 }
 
-/// Runs `args` up to `kills` times, each killed (SIGKILL) after a seeded random share of `full`
-/// times `scale`. Returns whether every kill found the child still running (it died of the
-/// signal, not of its own end) and whether some kill came once output was under `out` (so a
-/// rerun had written work to resume from).
+/// Runs `args` up to `kills` times, each killed (SIGKILL) a seeded random share of `full` times
+/// `scale` after the run first adds to its output (on a loaded machine a fixed delay from the
+/// start often fell before any output or after the end). Returns whether every kill found the
+/// child still running (it died of the signal, not of its own end) and whether some kill came
+/// after the run wrote output (so a rerun had work to resume from).
 fn kill_runs(
     args: &[String],
     out: &Path,
@@ -53,9 +54,17 @@ fn kill_runs(
     use std::os::unix::process::ExitStatusExt;
     let mut progressed = false;
     for _ in 0..kills {
+        let before = output_bytes(out);
         let mut child = command(args).spawn().expect("starts tavlei");
-        std::thread::sleep(full.mul_f64(scale * rng.random_range(0.1..0.5)));
-        let written = holds_a_file(out);
+        let give_up = Instant::now() + full.mul_f64(4.0);
+        while output_bytes(out) == before
+            && Instant::now() < give_up
+            && matches!(child.try_wait(), Ok(None))
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(full.mul_f64(scale * rng.random_range(0.0..0.3)));
+        let written = output_bytes(out) != before;
         child.kill().ok(); // SIGKILL; it may have finished already
         let status = child.wait().expect("reaped");
         if status.signal() != Some(libc::SIGKILL) {
@@ -66,20 +75,22 @@ fn kill_runs(
     (true, progressed)
 }
 
-/// Whether `dir` holds a file anywhere below it; a directory that changes while it is read (a
-/// running child renames its temporary files) is read as far as it can be.
-fn holds_a_file(dir: &Path) -> bool {
+/// The bytes of the finished files under `dir` (temporary ones left out); a directory that
+/// changes while it is read (a running child renames its temporary files) is read as far as it
+/// can be.
+fn output_bytes(dir: &Path) -> u64 {
+    let mut total = 0;
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => stack.push(entry.path()),
-                Ok(_) => return true,
-                Err(_) => {}
+            match entry.metadata() {
+                Ok(m) if m.is_dir() => stack.push(entry.path()),
+                Ok(m) if !entry.file_name().to_string_lossy().contains(".tmp") => total += m.len(),
+                _ => {}
             }
         }
     }
-    false
+    total
 }
 
 /// Kills `make(out)` three times and reruns it to the end. Every kill must land on a running
