@@ -8,13 +8,15 @@ standard library only, as src/eval/stats/ computes them (issue 45):
 - `games_for_tost`: games a level for 80 % power of the study's TOST (stats/power.rs);
 - `side_fit`: the defenders' advantage in Elo, a Bradley-Terry fit over every game with one
   parameter for the side, and its constancy across strength bands (stats/side_advantage.rs);
+- `strength_bands`: that fit pooled over every stored game, and its constancy across bands of
+  the players' fitted strength with the strengths held (the study's own, not in the Rust);
 - `LABELS` and the verdict rules: the one vocabulary of every table (stats/verdict.rs).
 
     python3 experiments/balance-study/balance_stats.py --check
 
 checks the figures the Rust unit tests pin (statsmodels' and scipy's, from stats_reference.py),
-and the fit pooled over every stored game (families.pooled_games) on records with a known side
-advantage.
+the fit pooled over every stored game (families.pooled_games) on records with a known side
+advantage, and its strength bands on games drawn with an edge constant or falling with strength.
 """
 import math
 import sys
@@ -218,23 +220,32 @@ def _softplus(x):
     return max(x, 0.0) + math.log1p(math.exp(-abs(x)))
 
 
-def _fit(n_players, cells, n_sides, prior, side_prior):
+def _groups(n_players, pairs):
+    """Each player's group (a representative's index): players joined by a game between two
+    of them, so a group's strengths are measured against each other and nothing else."""
+    group = list(range(n_players))
+
+    def root(i):
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for a, d in pairs:
+        if a != d:
+            group[root(a)] = root(d)
+    return [root(i) for i in range(n_players)]
+
+
+def _fit(n_players, cells, n_sides, prior, side_prior, held=None):
     """cells: [(attacker, defender, side index, defender points, games)]. (theta + eta, the
-    covariance, the games' log-likelihood)."""
+    covariance, the games' log-likelihood). `held`: the players' strengths, kept as given, so
+    only the sides are fitted (their covariance rows alone are nonzero)."""
     dim = n_players + n_sides
+    # the parameters the fit moves: every one, or the sides' alone with the strengths held
+    free = list(range(0 if held is None else n_players, dim))
     null = []
-    if prior == 0:
-        group = list(range(n_players))
-
-        def root(i):
-            while group[i] != i:
-                i = group[i]
-            return i
-
-        for a, d, _, _, _ in cells:
-            if a != d:
-                group[root(a)] = root(d)
-        roots = [root(i) for i in range(n_players)]
+    if prior == 0 and held is None:
+        roots = _groups(n_players, [(c[0], c[1]) for c in cells])
         for r in sorted(set(roots)):
             size = roots.count(r)
             null.append([1 / math.sqrt(size) if x == r else 0.0 for x in roots])
@@ -269,9 +280,14 @@ def _fit(n_players, cells, n_sides, prior, side_prior):
             for i in range(n_players):
                 for j in range(n_players):
                     h[i][j] += u[i] * u[j]
-        return g, _invert(h)
+        inverse = _invert([[h[i][j] for j in free] for i in free])
+        sigma = [[0.0] * dim for _ in range(dim)]
+        for x, i in enumerate(free):
+            for y, j in enumerate(free):
+                sigma[i][j] = inverse[x][y]
+        return g, sigma
 
-    t = [0.0] * dim
+    t = [0.0] * dim if held is None else list(held) + [0.0] * n_sides
     for _ in range(200):
         g, sigma = grad_info(t)
         step = [sum(sigma[i][j] * g[j] for j in range(dim)) for i in range(dim)]
@@ -287,6 +303,13 @@ def _fit(n_players, cells, n_sides, prior, side_prior):
             if s < 1e-20:
                 raise ArithmeticError("the side fit did not converge")
     raise ArithmeticError("the side fit did not converge")
+
+
+def _advantage(theta, sigma, k, n, z):
+    """Parameter k of a fit in Elo with its interval, over n games."""
+    eta, half = theta[k], z * math.sqrt(max(sigma[k][k], 0.0))
+    return {"elo": ELO_PER_NEPER * eta, "low": ELO_PER_NEPER * (eta - half),
+            "high": ELO_PER_NEPER * (eta + half), "games": n}
 
 
 def side_fit(n_players, games, prior=1.0, side_prior=1.0, z=Z95, alpha=0.05):
@@ -311,10 +334,7 @@ def side_fit(n_players, games, prior=1.0, side_prior=1.0, z=Z95, alpha=0.05):
         return [(a, d, s, p, n) for (a, d, s), (p, n) in out.items()]
 
     def advantage(theta, sigma, s, n):
-        k = n_players + s
-        eta, half = theta[k], z * math.sqrt(max(sigma[k][k], 0.0))
-        return {"elo": ELO_PER_NEPER * eta, "low": ELO_PER_NEPER * (eta - half),
-                "high": ELO_PER_NEPER * (eta + half), "games": n}
+        return _advantage(theta, sigma, n_players + s, n, z)
 
     t0, s0, ll0 = _fit(n_players, cells(lambda b: 0), 1, prior, side_prior)
     t1, s1, ll1 = _fit(n_players, cells(lambda b: index[b]), used, prior, side_prior)
@@ -329,6 +349,82 @@ def side_fit(n_players, games, prior=1.0, side_prior=1.0, z=Z95, alpha=0.05):
         "bands": bands, "lr": lr, "df": df, "p": p, "farthest": farthest,
         "drifts": df > 0 and p < alpha, "log_likelihood": ll0,
     }
+
+
+# The fewest games a strength band is split off with: a defenders' edge at the study's shares
+# (60-80 % of the points) is then known within about ±70-85 Elo (95 %), enough to see a drift
+# of a hundred or two.
+BAND_GAMES = 100
+
+
+def strength_bands(n_players, games, bands=3, least=BAND_GAMES, prior=1.0, side_prior=1.0, z=Z95, alpha=0.05):
+    """games: as side_fit's, their band ignored. The defenders' advantage over every game
+    ("pooled", side_fit's) and its constancy across strength, with each player's strength held
+    at its pooled value: the games between players whose strength the games measure (each has
+    met another player) are ranked by the mean of their two players' strengths and cut into
+    `bands` bands (terciles of the games), fewer where they number under `least` a band; games
+    with one mean stay in one band. "bands", weakest first: each band's edge (elo, low, high,
+    games) and its range of mean strengths in Elo ("from", "to"); the likelihood-ratio test of
+    one edge for every band (lr, df = bands - 1, p; df 0 with one band or none), "drifts" at p <
+    alpha, "unmeasured": the games of players met by no other (self-play alone: their strength
+    is the prior's), in no band, and "groups": how many sets of players the games link (only
+    the prior sets two groups' strengths side by side). Not in src/eval/stats/ (the study's own
+    reading)."""
+    games = [g for g in games if g[4] > 0]
+
+    def cells(band_of):
+        out = {}
+        for a, d, band, points, n in games:
+            if band_of(a, d) is not None:
+                key = (a, d, band_of(a, d))
+                p0, n0 = out.get(key, (0.0, 0.0))
+                out[key] = (p0 + points, n0 + n)
+        return [(a, d, b, p, n) for (a, d, b), (p, n) in out.items()]
+
+    theta, sigma, _ = _fit(n_players, cells(lambda a, d: 0), 1, prior, side_prior)
+    strengths = theta[:n_players]
+    roots = _groups(n_players, [(g[0], g[1]) for g in games])
+    measured = [roots.count(r) > 1 for r in roots]
+
+    def mean(a, d):
+        return (strengths[a] + strengths[d]) / 2
+
+    # the games at each mean strength, weakest first
+    at = {}
+    for a, d, _, _, n in games:
+        if measured[a] and measured[d]:
+            at[mean(a, d)] = at.get(mean(a, d), 0) + n
+    placed = sum(at.values())
+    k = max(1, min(bands, int(placed // least)))
+    band, start = {}, 0
+    for m in sorted(at):
+        # a mean's band is where the middle of its games falls among the placed games
+        band[m] = min(k - 1, int(k * (start + at[m] / 2) / placed))
+        start += at[m]
+    order = sorted(set(band.values()))
+    band = {m: order.index(b) for m, b in band.items()}
+    used = len(order)
+    result = {"pooled": _advantage(theta, sigma, n_players, sum(g[4] for g in games), z),
+              "unmeasured": sum(g[4] for g in games) - placed, "bands": [], "lr": 0.0, "df": 0,
+              "p": 1.0, "drifts": False, "groups": len({r for r, m in zip(roots, measured) if m})}
+    if used == 0:
+        return result
+
+    def band_of(a, d):
+        return band[mean(a, d)] if measured[a] and measured[d] else None
+
+    _, _, ll0 = _fit(n_players, cells(lambda a, d: 0 if band_of(a, d) is not None else None), 1,
+                     prior, side_prior, held=strengths)
+    each, s1, ll1 = _fit(n_players, cells(band_of), used, prior, side_prior, held=strengths)
+    for b in range(used):
+        means = [m for m in band if band[m] == b]
+        result["bands"].append(dict(
+            _advantage(each, s1, n_players + b, sum(at[m] for m in means), z),
+            **{"from": ELO_PER_NEPER * min(means), "to": ELO_PER_NEPER * max(means)}))
+    lr, df = max(0.0, 2 * (ll1 - ll0)), used - 1
+    p = chi2_sf(lr, df) if df > 0 else 1.0
+    result.update(lr=lr, df=df, p=p, drifts=df > 0 and p < alpha)
+    return result
 
 
 def elo(a, digits=0):
@@ -430,6 +526,43 @@ def pooled_check(eta=0.7, n=400):
         assert len(quiet["games"]) == 4 * n and "ab:3" not in quiet["players"], quiet["players"]
         fitted = pooled_side(quiet)
         assert abs(fitted["elo"] - truth) < 3 and fitted["low"] < truth < fitted["high"], (fitted, truth)
+    band_check()
+
+
+def band_check(n=60, seed=45):
+    """The pooled fit's strength bands (families.pooled_bands) on games drawn with a seed: five
+    players a strength apart who all meet, `n` games each way of every pairing and self-play,
+    and one player in self-play alone (its strength unmeasured, its games in no band). One side
+    advantage for every pairing reads constant; one that falls from weak pairs to strong ones
+    (1.7 nepers between the weakest two players, -0.3 between the strongest) drifts."""
+    import random
+
+    from families import pooled_bands, pooled_games
+
+    strength = {f"p{i}": (i - 2) / 2 for i in range(5)}
+    draw = random.Random(seed)
+
+    def records(eta):
+        out = []
+        for a in list(strength) + ["alone"]:
+            for d in strength if a != "alone" else ["alone"]:
+                sa, sd = strength.get(a, 0.0), strength.get(d, 0.0)
+                edge = eta((sa + sd) / 2) + sd - sa
+                for i in range(n):
+                    won = draw.random() < logistic(edge)
+                    out.append({"variant": "v", "rules": "R", "attacker": a, "defender": d,
+                                "moves": f"{a} {d} {i}", "folder": "f",
+                                "result": "defenders king_escaped" if won else "attackers king_captured"})
+        return out
+
+    steady = pooled_bands(pooled_games(records(lambda m: 0.7), "v", "R"))
+    truth = 0.7 * ELO_PER_NEPER
+    assert steady["unmeasured"] == n and steady["df"] == 2 and not steady["drifts"], steady
+    assert all(b["low"] < truth < b["high"] for b in steady["bands"]), steady["bands"]
+    assert sum(b["games"] for b in steady["bands"]) == 25 * n, steady["bands"]
+    falling = pooled_bands(pooled_games(records(lambda m: 0.7 - m), "v", "R"))
+    weakest, *_, strongest = falling["bands"]
+    assert falling["drifts"] and weakest["low"] > strongest["high"], falling
 
 
 if __name__ == "__main__":

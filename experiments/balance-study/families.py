@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from balance_stats import (  # noqa: E402
     DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, TRENDING, Z90, Z95, comparison_verdict, difference,
-    elo, games_for_tost, ladder_verdict, side_fit, trend_test, wilson,
+    elo, games_for_tost, ladder_verdict, side_fit, strength_bands, trend_test, wilson,
 )
 from distinct import read_games  # noqa: E402
 
@@ -319,6 +319,12 @@ def pooled_side(data, **fit):
     """The defenders' advantage in Elo over a pooled data set (side_fit's "pooled"), None
     without games."""
     return side_fit(len(data["players"]), data["games"], **fit)["pooled"] if data["games"] else None
+
+
+def pooled_bands(data, **fit):
+    """The pooled data set's defenders' advantage and its constancy across strength bands
+    (balance_stats.strength_bands), None without games."""
+    return strength_bands(len(data["players"]), data["games"], **fit) if data["games"] else None
 
 
 def side_section(directory, families):

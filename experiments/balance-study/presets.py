@@ -5,7 +5,7 @@ shares, the trend and equivalence tests `tavlei balance` computed, and the varia
 (families.py's label; the full reading is in ladders/VARIANT/README.md), and the alpha-beta
 ladder with a quiescence search (quiescence/VARIANT/) and the learned evaluation's ladder
 (learned/VARIANT/) where they were run; then the defenders' advantage over every game of a
-variant stored anywhere in the study (`pooled`).
+variant stored anywhere in the study, and its constancy across strength bands (`pooled`).
 
     python3 experiments/balance-study/presets.py > experiments/balance-study/ladders/README.md
 
@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from balance_stats import elo, side_fit  # noqa: E402
+from balance_stats import BAND_GAMES, elo, side_fit  # noqa: E402
 from families import (  # noqa: E402
-    HUMANS, convergence, level_name, load, plain_alpha_beta, points, pooled_games, pooled_side, read, share,
-    stored_games, variant_games,
+    HUMANS, convergence, level_name, load, plain_alpha_beta, points, pooled_bands, pooled_games, pooled_side,
+    read, share, stored_games, variant_games,
 )
 
 HERE = Path(__file__).parent
@@ -78,11 +78,23 @@ def edge(directory, families):
     return f"{elo(s['pooled'])}" + (f" (drifts, p = {s['p']:.2g})" if s["drifts"] else "")
 
 
+def by_band(s):
+    """The cells of a pooled fit's strength bands: each band's edge, one edge's p-value, and a
+    word for it."""
+    if not s["bands"]:
+        return ["none: no player met another", "", ""]
+    if s["df"] == 0:
+        return [f"one band ({s['bands'][0]['games']} games)", "", ""]
+    return [" / ".join(f"{elo(b)} ({b['games']})" for b in s["bands"]),
+            f"{s['p']:.2g} (likelihood ratio {s['lr']:.1f}, {s['df']} df)",
+            "drifts" if s["drifts"] else "constant"]
+
+
 def pooled(variants):
     """The section of the defenders' advantage over every stored game of each variant, with and
     without plain alpha-beta."""
     records = stored_games(HERE)
-    rows, copies, across, other, older_folders = [], 0, 0, 0, set()
+    rows, copies, across, other, older_folders, quiet_bands, mixed = [], 0, 0, 0, set(), {}, []
     left = {"copies": 0, "across_folders": 0}
     for variant in variants:
         # the variant's rules as its ladder's records carry them
@@ -96,14 +108,21 @@ def pooled(variants):
         for older in {g["rules"] for g in records if g["variant"] == variant} - {rules}:
             data = pooled_games(records, variant, older)
             left = {k: left[k] + data[k] for k in left}
-        cells = [variant, ", ".join(f"`{f}`" for f in every["folders"])]
-        for data in (every, quiet):
-            edge = pooled_side(data)
-            cells += [str(len(data["games"])), str(len(data["players"])), elo(edge) if edge else "no games"]
+        bands = pooled_bands(every)
+        if bands["groups"] > 1:
+            mixed.append(variant)
+        cells = [variant, ", ".join(f"`{f}`" for f in every["folders"]),
+                 str(len(every["games"])), str(len(every["players"])), elo(bands["pooled"]), *by_band(bands)]
+        edge = pooled_side(quiet)
+        cells += [str(len(quiet["games"])), str(len(quiet["players"])), elo(edge) if edge else "no games"]
         rows.append(cells + [str(every["copies"]), str(every["other_rules"])])
+        if quiet["games"]:
+            quiet_bands[variant] = pooled_bands(quiet)
     header = [
         "variant", "folders", "games", "players", "defenders' edge, Elo (95 %)",
-        "games without plain alpha-beta", "players", "defenders' edge without plain alpha-beta, Elo (95 %)",
+        "by strength band, weakest first: edge, Elo (95 %; games)", "one edge for every band: p",
+        "across strength", "games without plain alpha-beta", "players",
+        "defenders' edge without plain alpha-beta, Elo (95 %)",
         "copies counted once", "records under another rules string (left out)",
     ]
     return [
@@ -132,10 +151,42 @@ def pooled(variants):
         "`presets.py` from the records (`families.pooled_games`), checked by "
         "`balance_stats.py --check` on games with a known side advantage.",
         "",
+        "Whether the edge is the same at every strength (`balance_stats.strength_bands`): each "
+        "player keeps the strength the pooled fit gave it, the games are ranked by the mean "
+        "strength of their two players and cut into three bands of about as many games "
+        f"(terciles; games of one mean stay in one band; two bands under {3 * BAND_GAMES} games, one under "
+        f"{2 * BAND_GAMES}), and the side is fitted once a band with the strengths held. Only the "
+        "games of players who met another player are banded: a player seen in self-play alone "
+        "has no measured strength (the fit leaves it at the virtual draw's 0), though its games "
+        "count in the pooled edge. Strengths of players never linked by games are set side by "
+        "side by the virtual draws alone, so where a variant's matches form separate groups of "
+        f"players ({', '.join(mixed) or 'none'}) a band mixes them. \"One edge for every band\" is the "
+        "likelihood-ratio test (χ², bands − 1 df) of one side parameter against one a band; "
+        "\"drifts\" at p < 0.05, \"constant\" where that is not rejected. The bands are checked "
+        "by `balance_stats.py --check` on drawn games with an edge the same in every band and "
+        "one that falls with strength.",
+        "",
         "| " + " | ".join(header) + " |",
         "| " + " | ".join("---" for _ in header) + " |",
         *("| " + " | ".join(r) + " |" for r in rows),
+        "",
+        quiet_sentence(quiet_bands),
     ]
+
+
+def quiet_sentence(fits):
+    """One sentence on the strength bands without plain alpha-beta."""
+    banded = {v: s for v, s in fits.items() if s["df"] > 0}
+    one = sorted(v for v, s in fits.items() if s["bands"] and s["df"] == 0)
+    parts = [f"{v}'s bands are {by_band(s)[0]}, one edge for every band p = {by_band(s)[1]}: it "
+             f"{by_band(s)[2] if s['drifts'] else 'reads constant'}" for v, s in banded.items()]
+    if one:
+        parts.append(f"{', '.join(one)} {'has' if len(one) == 1 else 'have'} one band")
+    rest = len(fits) - len(banded) - len(one)
+    if rest:
+        parts.append(f"in the {'other ' if parts else ''}{rest} variants with such games no two of "
+                     "their players met, so no strength is measured")
+    return "Without plain alpha-beta: " + "; ".join(parts) + "."
 
 
 def main():

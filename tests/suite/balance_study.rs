@@ -112,7 +112,10 @@ fn the_table_of_every_preset_is_made_from_the_ladders() {
         .expect("ladders/README.md");
     assert_eq!(made.trim_end(), committed.trim_end(), "rerun presets.py");
     // the defenders' advantage pooled over every stored game of a variant has its rows
-    assert!(made.contains("\n| brandubh | `ladders/brandubh/ab`"), "{made}");
+    assert!(
+        made.contains("\n| brandubh | `ladders/brandubh/ab`"),
+        "{made}"
+    );
     for dir in ladders() {
         let name = dir.file_name().expect("name").to_string_lossy();
         assert!(
