@@ -16,7 +16,9 @@ standard library only, as src/eval/stats/ computes them (issue 45):
 
 checks the figures the Rust unit tests pin (statsmodels' and scipy's, from stats_reference.py),
 the fit pooled over every stored game (families.pooled_games) on records with a known side
-advantage, and its strength bands on games drawn with an edge constant or falling with strength.
+advantage, its strength bands on games drawn with an edge constant or falling with strength,
+and how far two families are from "measured" (families.shortfall: the games still to play and
+their core-hours) on ladders whose answer is worked by hand.
 """
 import math
 import sys
@@ -470,6 +472,7 @@ def check():
     close(s["lr"], 0.06514572110665107, 1e-7, "band lr")
     close(s["bands"][1]["elo"] / ELO_PER_NEPER, 1.0628776632892778, 1e-7, "band 1 eta")
     pooled_check()
+    shortfall_check()
     print("balance_stats.py: every reference figure holds")
 
 
@@ -563,6 +566,59 @@ def band_check(n=60, seed=45):
     falling = pooled_bands(pooled_games(records(lambda m: 0.7 - m), "v", "R"))
     weakest, *_, strongest = falling["bands"]
     assert falling["drifts"] and weakest["low"] > strongest["high"], falling
+
+
+def shortfall_check():
+    """How far two families are from "measured" (families.shortfall, families.nearest) on
+    ladders whose answer is worked by hand. Alpha-beta at 10 / 40 ms with 20 attacker wins of
+    100 at both, the network at 32 / 128 simulations with 26 of 100 at both: no trend, and
+    TOST's 80 % power (z = z_0.95 + z_0.90 = 2.9264, n = z^2 2p(1-p) / 0.075^2 at the pooled
+    share p = (k + k' + 0.5) / 201) needs 490 games a level for alpha-beta's two levels (p =
+    40.5 / 201), 588 for the network's (52.5 / 201) and 542 between their strongest (46.5 /
+    201). So alpha-beta's 40 ms level needs 542 (+442), its 10 ms 490 (+390), each network
+    level 588 (+488): 1808 games. A timed level's clock (2000 moves at half the budget: 0.1 s a
+    game at 10 ms, 0.4 s at 40 ms) is one core's time; the network's `seconds` (100 s over 100
+    games) one to two: (442 * 0.4 + 390 * 0.1 + 2 * 488 * 1) / 3600 = 0.33106 core-hours, with
+    the network's doubled 0.60217. A network at 0 of 100 needs fewer games beside alpha-beta
+    (279 between their strongest at p = 20.5 / 201, so +390 at each alpha-beta level and +179
+    at its 128 simulations, its own test needing 35: 959) but is shown different from
+    alpha-beta's 20, which more games cannot settle, so the nearest pair of the three is the
+    first."""
+    from families import core_time, nearest, shortfall
+
+    def level(agent, budget, attackers, seconds=0.0, clock=None):
+        timed = agent.startswith("ab:t=")
+        return {"agent": agent, "time_ms": budget if timed else 0, "simulations": 0 if timed else budget,
+                "games": 100, "attacker_wins": attackers, "defender_wins": 100 - attackers, "draws": 0,
+                "mean_length": 40.0, "seconds": seconds, "clock": clock}
+
+    def clock(budget):
+        return level(f"ab:t={budget}ms", budget, 20, clock={"moves": 2000, "mean": 0.5})
+
+    ab = ("alpha-beta", [clock(10), clock(40)])
+    net = ("network", [level(f"net:x:{n}", n, 26, seconds=100.0) for n in (32, 128)])
+    s = shortfall(ab, net)
+    needs = [(name, r["agent"], n, missing) for name, r, n, missing, _ in s["levels"]]
+    assert needs == [("alpha-beta", "ab:t=40ms", 542, 442), ("alpha-beta", "ab:t=10ms", 490, 390),
+                     ("network", "net:x:128", 588, 488), ("network", "net:x:32", 588, 488)], needs
+    assert [n for _, n, _ in s["tests"]] == [490, 588, 542], s["tests"]
+    assert s["missing"] == 1808 and not s["untimed"], s
+    assert abs(s["hours"][0] - 0.331056) < 1e-5 and abs(s["hours"][1] - 0.602167) < 1e-5, s["hours"]
+    assert all(fixable for _, fixable in s["blocks"]) and len(s["blocks"]) == 3, s["blocks"]
+    # a level whose `seconds` counted none of its games (resumed from its store) has no time
+    assert core_time(level("net:x:32", 32, 26, seconds=0.001)) is None
+    # fewer games still to play (959) but shown different: farther all the same
+    far = ("network, stronger", [level(f"net:y:{n}", n, 0, seconds=100.0) for n in (32, 128)])
+    apart = shortfall(ab, far)
+    assert apart["verdicts"][2] == DIFFERENT and not all(f for _, f in apart["blocks"]), apart["blocks"]
+    assert apart["missing"] == 959, apart["missing"]
+    best = nearest([ab, net, far])
+    assert best["names"] == ("alpha-beta", "network") and best["pairs"] == 2, (best["names"], best["pairs"])
+    rising = ("alpha-beta", [level(f"ab:t={t}ms", t, k, seconds=100.0)
+                             for t, k in ((10, 10), (40, 50), (160, 90))])
+    climbing = shortfall(rising, net)
+    # a trend is no matter of games
+    assert climbing["verdicts"][0] == TRENDING and not climbing["blocks"][0][1], climbing["blocks"]
 
 
 if __name__ == "__main__":

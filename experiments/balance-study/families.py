@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from balance_stats import (  # noqa: E402
-    DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, TRENDING, Z90, Z95, comparison_verdict, difference,
-    elo, games_for_tost, ladder_verdict, side_fit, strength_bands, trend_test, wilson,
+    DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, NOT_EQUIVALENT, TRENDING, Z90, Z95, comparison_verdict,
+    difference, elo, games_for_tost, ladder_verdict, side_fit, strength_bands, trend_test, wilson,
 )
 from distinct import read_games  # noqa: E402
 
@@ -171,6 +171,20 @@ def equivalent(*differences):
     return all(-MARGIN < d[1] and d[2] < MARGIN for d in differences)
 
 
+def between(a, b):
+    """Two levels' shares compared, a minus b, for both sides: the 90 % differences (TOST), the
+    sides apart at 95 %, the games a level 80 % power for TOST needs were the shares equal (at
+    their pooled share), and the verdict (different / equivalent / underpowered / not
+    equivalent)."""
+    (_, att), (_, dfn) = sides(a, b, Z90)
+    needed = max(
+        games_for_tost((a[key] + b[key] + 0.5) / (a["games"] + b["games"] + 1), MARGIN) for _, key in SIDES
+    )
+    games, shown = min(a["games"], b["games"]), apart(a, b)
+    return {"equivalences": [att, dfn], "apart": shown, "needed": needed, "games": games,
+            "verdict": comparison_verdict([att, dfn], bool(shown), games, needed, MARGIN)}
+
+
 def read(families):
     """The ladder's reading, a list of clauses whose first words (bold) are one label of the
     study's vocabulary (balance_stats.LABELS): trending / levels differ without a trend /
@@ -190,21 +204,18 @@ def read(families):
     top = own[-1]
     # the level the strongest is compared with: the other family's strongest, else the one below
     other = rest[0][1][-1] if rest else own[-2] if len(own) > 1 else top
-    apart = [(side, d) for side, d in sides(top, other, Z95) if d[1] > 0 or d[2] < 0] if rest else []
-    if apart:
+    c = between(top, other)
+    # with one family `other` is its own next level: a gap there is its verdict's, not a
+    # difference between families
+    shown = c["apart"] if rest else []
+    if shown:
         reading.append(
             f"**{DIFFERENT}**: at their strongest levels alpha-beta minus the network is "
-            + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in apart)
+            + ", ".join(f"{side} {points(d)} points (95 %)" for side, d in shown)
         )
     if reading:
         return reading
-    (_, att), (_, dfn) = sides(top, other, Z90)
-    needed = max(
-        games_for_tost((top[key] + other[key] + 0.5) / (top["games"] + other["games"] + 1), MARGIN)
-        for _, key in SIDES
-    )
-    games = min(top["games"], other["games"])
-    compared = comparison_verdict([att, dfn], False, games, needed, MARGIN)
+    (att, dfn), needed, compared = c["equivalences"], c["needed"], c["verdict"]
     if not rest:
         if verdicts[first] == MEASURED:
             return [
@@ -327,6 +338,108 @@ def pooled_bands(data, **fit):
     return strength_bands(len(data["players"]), data["games"], **fit) if data["games"] else None
 
 
+# --- how far two families are from "measured" (issue 45 item 5) ---------------------------
+
+
+def kind(agent):
+    """The player family of an agent spec: the network, or alpha-beta plain, with a quiescence
+    search (`:eval=`) or with a learned evaluation (`:nnue=`)."""
+    if agent.startswith("net:"):
+        return "network"
+    if ":nnue=" in agent:
+        return "alpha-beta, learned evaluation"
+    return "alpha-beta, quiescence" if ":eval=" in agent else "alpha-beta"
+
+
+def core_time(r):
+    """(low, high, field): one core's seconds a game at level r, from what its store carries,
+    None where it carries neither field. A timed level's `clock` gives them whole: its searched
+    moves times the mean share of the budget they took, each search on one core (a load beside
+    it costs a timed search nodes, not time). Other levels have only `seconds`, the run's wall
+    time over the games it played then: the run played one or two games at once, which the
+    store does not record, so one to two times that (about 0 where every game came from the
+    store, read as no time)."""
+    clock = r.get("clock")
+    if clock and r["time_ms"] > 0:
+        t = clock["moves"] * clock["mean"] * r["time_ms"] / 1000 / r["games"]
+        return t, t, "clock"
+    # no search here plays a ply in under a tenth of a millisecond: less is a run that found
+    # the level's games stored and counted only its own few moments
+    if r.get("seconds", 0) > 1e-4 * r["games"] * max(r["mean_length"], 1):
+        t = r["seconds"] / r["games"]
+        return t, 2 * t, "seconds"
+    return None
+
+
+def shortfall(first, second):
+    """How far two families (name, reports), their levels weakest first, are from "measured"
+    together: each family's own tests (convergence) and TOST between their strongest levels
+    (between). "verdicts": each family's and the pair's label; "blocks": the conditions that
+    fail, each (text, whether more games at the same levels can settle it: not a trend, levels
+    that disagree, a shown difference or a TOST failed with the games it needs); "tests": each
+    test's (what, games a level 80 % power needs, games stored); "levels": (family, level report,
+    games 80 % power needs there, games missing, core_time) for every level a test needs, a
+    family's strongest level serving its own test and the families' one (so the larger need);
+    "missing": the games still to play; "hours": their core-hours (low, high) over the levels
+    whose store carries a time, "untimed": the levels lacking games whose store carries none."""
+    pair = between(first[1][-1], second[1][-1])
+    blocks, tests, levels, verdicts = [], [], [], []
+    for name, reports in (first, second):
+        c = convergence(reports)
+        verdicts.append(c["verdict"] if c else "one level")
+        shares = ", ".join(f"{100 * r['attacker_wins'] / r['games']:.0f}" for r in reports)
+        if c is None:
+            blocks.append((f"{name}: one level, so no trend test", False))
+        elif c["verdict"] in (TRENDING, LEVELS_DIFFER):
+            blocks.append((f"{name} ({shares} % attackers by level): {c['verdict']}", False))
+        elif c["verdict"] == NOT_EQUIVALENT:
+            # the games 80 % power needs are played: the two levels are further apart than
+            # equal shares would be
+            blocks.append((f"{name}: its two strongest levels {c['verdict']}", False))
+        elif c["verdict"] != MEASURED:
+            blocks.append((f"{name}: its two strongest levels {c['verdict']}", True))
+        own = c["needed"] if c else 0
+        if c:
+            top, below = reports[-1], reports[-2]
+            tests.append((f"{name}: {level_name(top)} against {level_name(below)}", own,
+                          f"{top['games']} / {below['games']}"))
+        needs = [(reports[-1], max(own, pair["needed"]))] + ([(reports[-2], own)] if c else [])
+        levels += [(name, r, n, max(0, n - r["games"]), core_time(r)) for r, n in needs]
+    verdicts.append(pair["verdict"])
+    tests.append(("the families' strongest levels", pair["needed"],
+                  f"{first[1][-1]['games']} / {second[1][-1]['games']}"))
+    if pair["verdict"] == DIFFERENT:
+        blocks.append((
+            f"the families shown different at their strongest levels ({first[0]} minus {second[0]}: "
+            + ", ".join(f"{side} {points(d)} points" for side, d in pair["apart"]) + ", 95 %)",
+            False,
+        ))
+    elif pair["verdict"] == NOT_EQUIVALENT:
+        blocks.append((f"the families {pair['verdict']} at their strongest levels", False))
+    elif pair["verdict"] != EQUIVALENT:
+        blocks.append((f"the families not shown equivalent at their strongest levels: {pair['verdict']}", True))
+    short = [level for level in levels if level[3]]
+    timed = [level for level in short if level[4]]
+    hours = tuple(sum(level[3] * level[4][i] for level in timed) / 3600 for i in (0, 1))
+    return {"pair": pair, "verdicts": verdicts, "blocks": blocks, "tests": tests, "levels": levels,
+            "missing": sum(level[3] for level in levels), "hours": hours,
+            "untimed": [level for level in short if not level[4]]}
+
+
+def nearest(ladders):
+    """Of every pair of stored ladders of two different families ((name, reports), in the
+    order given), the shortfall of the one nearest "measured": the fewest conditions more games
+    cannot settle, then the fewest games missing. With the pair's names and the pairs weighed;
+    None below two families."""
+    pairs = [(a, b) for i, a in enumerate(ladders) for b in ladders[i + 1:]
+             if kind(a[1][-1]["agent"]) != kind(b[1][-1]["agent"])]
+    if not pairs:
+        return None
+    weighed = [(a, b, shortfall(a, b)) for a, b in pairs]
+    a, b, s = min(weighed, key=lambda w: (sum(not ok for _, ok in w[2]["blocks"]), w[2]["missing"]))
+    return dict(s, names=(a[0], b[0]), pairs=len(pairs))
+
+
 def side_section(directory, families):
     """The defenders' advantage in Elo over every game of the ladder, by band, and its constancy."""
     players, games = variant_games(directory, families)
@@ -378,11 +491,8 @@ def main(directory, made_by="ladder.sh"):
     reading = read(families)
     if net:
         a, b = ab[-1], net[-1]
-        (_, att), (_, dfn) = sides(a, b, Z90)
-        needed = max(
-            games_for_tost((a[key] + b[key] + 0.5) / (a["games"] + b["games"] + 1), MARGIN) for _, key in SIDES
-        )
-        verdict = comparison_verdict([att, dfn], bool(apart(a, b)), min(a["games"], b["games"]), needed, MARGIN)
+        c = between(a, b)
+        (att, dfn), verdict = c["equivalences"], c["verdict"]
         out += [
             "### The two families at their strongest levels",
             "",

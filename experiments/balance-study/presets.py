@@ -5,7 +5,9 @@ shares, the trend and equivalence tests `tavlei balance` computed, and the varia
 (families.py's label; the full reading is in ladders/VARIANT/README.md), and the alpha-beta
 ladder with a quiescence search (quiescence/VARIANT/) and the learned evaluation's ladder
 (learned/VARIANT/) where they were run; then the defenders' advantage over every game of a
-variant stored anywhere in the study, and its constancy across strength bands (`pooled`).
+variant stored anywhere in the study, and its constancy across strength bands (`pooled`); then
+how far each variant with two player families stored is from "measured" (`distances`, issue 45
+item 5): what blocks it, the games still to play and their core-hours.
 
     python3 experiments/balance-study/presets.py > experiments/balance-study/ladders/README.md
 
@@ -16,16 +18,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from balance_stats import BAND_GAMES, elo, side_fit  # noqa: E402
+from balance_stats import BAND_GAMES, DIFFERENT, LEVELS_DIFFER, NOT_EQUIVALENT, TRENDING, elo, side_fit  # noqa: E402
 from families import (  # noqa: E402
-    HUMANS, convergence, level_name, load, plain_alpha_beta, points, pooled_bands, pooled_games, pooled_side,
-    read, share, stored_games, variant_games,
+    HUMANS, MARGIN, convergence, kind, level_name, load, nearest, plain_alpha_beta, points, pooled_bands,
+    pooled_games, pooled_side, read, share, shortfall, stored_games, variant_games,
 )
 
 HERE = Path(__file__).parent
 LADDERS = HERE / "ladders"
 QUIESCENCE = HERE / "quiescence"
 LEARNED = HERE / "learned"
+DEPTHS = HERE / "depth-ladders"
 
 
 def presets():
@@ -189,6 +192,142 @@ def quiet_sentence(fits):
     return "Without plain alpha-beta: " + "; ".join(parts) + "."
 
 
+def stored_ladders(variant):
+    """Every stored ladder of a variant as (name, reports): the time ladders plain and with a
+    quiescence search, the learned evaluation's, the fixed-depth halves (depth-ladders/, even
+    and odd depths apart, plain and with quiescence) and the network's; the name is the family
+    (families.kind of the strongest agent) and, for a fixed-depth half, its parity."""
+    folders = [(LADDERS / variant / "ab", ""), (QUIESCENCE / variant / "ab", ""), (LEARNED / variant / "ab", "")]
+    folders += [(DEPTHS / search / parity / "ab", f", {parity} depths")
+                for search in (variant, f"{variant}-quiescence") for parity in ("even", "odd")]
+    folders.append((LADDERS / variant / "net", ""))
+    found = [(load(folder / "balance.json"), what) for folder, what in folders]
+    return [(kind(reports[-1]["agent"]) + what, reports) for reports, what in found if reports]
+
+
+def core_hours(low, high):
+    """A cost in core-hours, one figure where both ends agree."""
+    def h(x):
+        # two figures at most: the estimate is no finer
+        return f"{x:.0f}" if x >= 9.95 else f"{x:.1f}" if x >= 0.995 else f"{x:.2f}"
+    return h(low) if h(low) == h(high) else f"{h(low)}–{h(high)}"
+
+
+def hours(s):
+    """A shortfall's core-hours: one figure where every level's time is its clock, a range
+    where some is `seconds` (one or two games at once), and the levels without a stored time."""
+    text = core_hours(*s["hours"])
+    if s["untimed"]:
+        text += ", plus " + ", ".join(f"{n} games of {name} at {level_name(r)} (no time stored)"
+                                      for name, r, _, n, _ in s["untimed"])
+    return text
+
+
+def to_play(s):
+    """The games a shortfall still needs, level by level, with the field their time comes from."""
+    parts = []
+    for name, r, _, missing, time in s["levels"]:
+        if missing:
+            cost = (f"{core_hours(missing * time[0] / 3600, missing * time[1] / 3600)} h from `{time[2]}`"
+                    if time else "no time stored")
+            parts.append(f"{name} at {level_name(r)} +{missing} ({cost})")
+    return f"{s['missing']}: " + ", ".join(parts) if parts else "0"
+
+
+def more_games(s):
+    """Whether more games at the stored levels can reach "measured", and what else it needs."""
+    if all(fixable for _, fixable in s["blocks"]):
+        return "yes, were the shares equal: these games give each test 80 % power"
+    why = []
+    if s["verdicts"][2] == DIFFERENT:
+        why.append("the families' strongest levels are shown different, and more games cannot "
+                   "make them equivalent: a stronger player is needed")
+    if any(v in (TRENDING, LEVELS_DIFFER, "one level") for v in s["verdicts"][:2]):
+        why.append("a family's levels disagree, which more games at the same levels cannot undo: "
+                   "stronger levels, or a player whose strength is a ladder, are needed")
+    if NOT_EQUIVALENT in s["verdicts"]:
+        why.append("a test failed with the games 80 % power needs")
+    return "no: " + "; ".join(why)
+
+
+def distances(variants):
+    """The section of how far each variant with two families stored is from "measured"
+    (issue 45 item 5): the pair of families nearest it, what blocks it, the games still to play
+    and their core-hours, and every pair weighed."""
+    rows, every = [], []
+    for variant in variants:
+        ladders = stored_ladders(variant)
+        best = nearest(ladders)
+        if not best:
+            continue
+        names = dict(ladders)
+        first, second = best["names"]
+        rows.append([
+            f"[{variant}]({variant}/README.md)",
+            "; ".join(f"{name} at {level_name(reports[-1])}: {c['verdict'] if c else 'one level'}"
+                      for name, reports in ladders for c in [convergence(reports)]),
+            f"{first} at {level_name(names[first][-1])} and {second} at {level_name(names[second][-1])} "
+            f"(of {best['pairs']})",
+            "; ".join(text for text, _ in best["blocks"]) or "nothing: measured",
+            "; ".join(f"{what}: {n} ({stored} stored)" for what, n, stored in best["tests"]),
+            to_play(best),
+            hours(best),
+            more_games(best),
+        ])
+        for i, (a, ra) in enumerate(ladders):
+            for b, rb in ladders[i + 1:]:
+                if kind(ra[-1]["agent"]) != kind(rb[-1]["agent"]):
+                    s = shortfall((a, ra), (b, rb))
+                    every.append([variant, f"{a} / {b}", " / ".join(s["verdicts"]), str(s["missing"]), hours(s),
+                                  "yes" if all(f for _, f in s["blocks"]) else "no"])
+    header = ["variant", "families: strongest level, verdict", "pair nearest \"measured\" (of the pairs)",
+              "what blocks \"measured\"", "games a level for 80 % power (stored)",
+              "games still to play", "core-hours for them", "can more games do it?"]
+    pair_header = ["variant", "pair", "verdicts: first / second / between their strongest", "games still to play",
+                   "core-hours", "more games enough"]
+    return [
+        "## How far each preset is from measured (issue 45)",
+        "",
+        "A preset is **measured** when two player families are each measured (no trend, no levels "
+        "that differ, their two strongest levels equivalent by TOST at "
+        f"±{100 * MARGIN:.1f} points) and equivalent to each other at their strongest levels. "
+        "One row a preset with stored ladders of two families or more (plain alpha-beta, "
+        "alpha-beta with a quiescence search, with the learned evaluation, the network; a "
+        "family's time ladder and its fixed-depth halves in `../depth-ladders/`, even and odd "
+        "depths apart, are separate ladders of it). Every pair of ladders of two families is "
+        "weighed (`families.shortfall`) and the row shows the one nearest measured "
+        "(`families.nearest`): the fewest conditions more games cannot settle (a family that "
+        "trends or whose levels differ, families shown different at their strongest levels, a "
+        "TOST failed with the games it needs), then the fewest games still to play. The verdicts "
+        "are `balance_stats.LABELS`', recomputed from the stored counts as in the table above. "
+        "\"Games a level for 80 % power\" are the figures the tests above already give "
+        "(`balance_stats.games_for_tost`, were the two shares equal): each family's two strongest "
+        "levels, and the two families' strongest; a family's strongest level needs the larger of "
+        "its two tests'. \"Games still to play\" are those figures less the games stored, level by "
+        "level. Their core-hours come from the stored levels' own time: a timed level's `clock` "
+        "(its searched moves × the mean share of the budget they used × the budget: each search "
+        "ran on one core, so this is one core's time, under whatever load the level ran with, "
+        "which slows a timed search's nodes, not its clock); a level at fixed depth or simulations "
+        "has only `seconds`, the run's wall time over the games it played, and the run played one "
+        "or two games at once (the store does not say which), so its games cost one to two times "
+        "that; where a level was resumed from its store its `seconds` do not count its games, and "
+        "it says \"no time stored\". These games give 80 % power only if the shares are equal; "
+        "where a condition more games cannot settle stands, they are what the tests would still "
+        "need after it is removed, not a path to measured. Made by `presets.py` with the rest of "
+        "this file; checked by `balance_stats.py --check` on synthetic ladders with a known answer.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+        *("| " + " | ".join(r) + " |" for r in rows),
+        "",
+        "Every pair weighed:",
+        "",
+        "| " + " | ".join(pair_header) + " |",
+        "| " + " | ".join("---" for _ in pair_header) + " |",
+        *("| " + " | ".join(r) + " |" for r in every),
+    ]
+
+
 def main():
     header = [
         "variant", "board", "family", "levels", "games a level",
@@ -272,6 +411,7 @@ def main():
     out += ["", "Human play (`docs/rules.md`), for the variants it exists for:", "", *humans]
     if missing:
         out += ["", "No ladder yet: " + ", ".join(f"`{v}`" for v in missing) + "."]
+    out += ["", *distances([v for v, _ in presets() if v not in missing])]
     print("\n".join(out))
 
 
