@@ -31,6 +31,15 @@ LEARNED = HERE / "learned"
 DEPTHS = HERE / "depth-ladders"
 
 
+def markdown_table(header, rows):
+    """A Markdown table's lines: the header, its rule, one line a row of cells."""
+    return [
+        "| " + " | ".join(header) + " |",
+        "| " + " | ".join("---" for _ in header) + " |",
+        *("| " + " | ".join(r) + " |" for r in rows),
+    ]
+
+
 def presets():
     """(name, board) of every preset, in `tavlei rules list`'s order."""
     binary = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent.parent / "target/release/tavlei"
@@ -169,9 +178,7 @@ def pooled(variants):
         "by `balance_stats.py --check` on drawn games with an edge the same in every band and "
         "one that falls with strength.",
         "",
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join("---" for _ in header) + " |",
-        *("| " + " | ".join(r) + " |" for r in rows),
+        *markdown_table(header, rows),
         "",
         quiet_sentence(quiet_bands),
     ]
@@ -316,15 +323,11 @@ def distances(variants):
         "need after it is removed, not a path to measured. Made by `presets.py` with the rest of "
         "this file; checked by `balance_stats.py --check` on synthetic ladders with a known answer.",
         "",
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join("---" for _ in header) + " |",
-        *("| " + " | ".join(r) + " |" for r in rows),
+        *markdown_table(header, rows),
         "",
         "Every pair weighed:",
         "",
-        "| " + " | ".join(pair_header) + " |",
-        "| " + " | ".join("---" for _ in pair_header) + " |",
-        *("| " + " | ".join(r) + " |" for r in every),
+        *markdown_table(pair_header, every),
     ]
 
 
@@ -402,10 +405,8 @@ def main():
         "`../learned/VARIANT/README.md`. "
         "Each variant's README gives the full reading, the cross-family games and the plots.",
         "",
-        "| " + " | ".join(header) + " |",
-        "| " + " | ".join("---" for _ in header) + " |",
+        *markdown_table(header, rows),
     ]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
     out += ["", *pooled([v for v, _ in presets() if v not in missing])]
     humans = [f"- {v}: {HUMANS[v]}" for v in HUMANS]
     out += ["", "Human play (`docs/rules.md`), for the variants it exists for:", "", *humans]

@@ -315,6 +315,21 @@ fn lines(path: &Path) -> usize {
         .count()
 }
 
+/// Sea Tafl's alpha-beta at depths 1 and 2, sequential in rounds of 20 up to 100 games a level
+/// (without `--sequential` itself): the shares differ at the second look.
+pub(crate) const SEQUENTIAL_SEA_TAFL: [&str; 10] = [
+    "--variant",
+    "sea_tafl",
+    "--agent",
+    "ab:2",
+    "--levels",
+    "1,2",
+    "--games",
+    "100",
+    "--round",
+    "20",
+];
+
 /// A sequential study stops at the first look whose boundary the difference crosses: Sea Tafl's
 /// alpha-beta at depths 1 and 2 (attackers 12 against 55 % in 40 games a level: the parity of
 /// the depth) is different at look 2 of 5, 40 of a cap of 100 games a level. A rerun plays
@@ -323,18 +338,7 @@ fn lines(path: &Path) -> usize {
 #[test]
 fn a_sequential_balance_study_stops_at_its_deciding_look_and_resumes() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let obvious = [
-        "--variant",
-        "sea_tafl",
-        "--agent",
-        "ab:2",
-        "--levels",
-        "1,2",
-        "--games",
-        "100",
-        "--round",
-        "20",
-    ];
+    let obvious = SEQUENTIAL_SEA_TAFL;
     let top = sequential(tmp.path(), &obvious);
     let s = &top["sequential"];
     assert_eq!(s["planned"], serde_json::json!([20, 40, 60, 80, 100]));

@@ -249,25 +249,9 @@ fn match_pairs_apart_give_the_whole_matchs_report_and_records() {
 fn a_sequential_study_played_in_units_is_the_local_one() {
     let tmp = tempfile::tempdir().expect("scratch");
     let study = |out: &Path, extra: &[&str]| {
-        let mut a = vec![
-            "balance",
-            "--variant",
-            "sea_tafl",
-            "--agent",
-            "ab:2",
-            "--levels",
-            "1,2",
-            "--games",
-            "100",
-            "--sequential",
-            "--round",
-            "20",
-            "--seed",
-            "3",
-            "--json",
-            "--out",
-            text(out),
-        ];
+        let mut a = vec!["balance", "--sequential"];
+        a.extend(crate::balance_study::SEQUENTIAL_SEA_TAFL);
+        a.extend(["--seed", "3", "--json", "--out", text(out)]);
         a.extend(extra);
         ok(&a)
     };
