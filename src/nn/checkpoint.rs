@@ -173,7 +173,9 @@ impl Network {
         }
         let encoding = meta.encoding();
         let mut vs = VarStore::new(device);
-        let net = PolicyValueNet::new(&vs.root(), meta.architecture, encoding.planes());
+        let net = crate::nn::seeded::exclusive(|| {
+            PolicyValueNet::new(&vs.root(), meta.architecture, encoding.planes())
+        });
         if !path.exists() {
             return Err(CheckpointError::Io {
                 path: path.to_path_buf(),

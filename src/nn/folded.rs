@@ -133,8 +133,9 @@ mod tests {
         ] {
             let net = Network::load(path.as_ref(), None, tch::Device::Cpu).expect("shipped");
             let size = if path.contains("brandubh") { 7 } else { 11 };
-            tch::manual_seed(3);
-            let x = Tensor::rand([5, 16, size, size], (Kind::Float, tch::Device::Cpu)).round();
+            let x = crate::nn::seeded::with_seed(3, || {
+                Tensor::rand([5, 16, size, size], (Kind::Float, tch::Device::Cpu)).round()
+            });
             let (p0, v0) = tch::no_grad(|| net.net.forward(&x, false));
             for last in [false, true] {
                 let (p1, v1) = tch::no_grad(|| FoldedNet::of(&net.net, last).forward(&x));
@@ -145,7 +146,9 @@ mod tests {
         }
         // a fresh network's batch norms (unit scale, zero shift, running statistics 0 and 1)
         let fresh = Network::new("brandubh", Architecture::default(), tch::Device::Cpu, 1);
-        let x = Tensor::rand([2, 16, 7, 7], (Kind::Float, tch::Device::Cpu));
+        let x = crate::nn::seeded::with_seed(4, || {
+            Tensor::rand([2, 16, 7, 7], (Kind::Float, tch::Device::Cpu))
+        });
         let (p0, _) = tch::no_grad(|| fresh.net.forward(&x, false));
         let (p1, _) = tch::no_grad(|| FoldedNet::of(&fresh.net, true).forward(&x));
         assert!((&p0 - p1).abs().max().double_value(&[]) < 1e-4);

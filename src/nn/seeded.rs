@@ -11,12 +11,21 @@ static GENERATOR: Mutex<()> = Mutex::new(());
 
 /// Runs `initialise` with libtorch's generator seeded to `seed` and no other user of it between.
 pub fn with_seed<T>(seed: u64, initialise: impl FnOnce() -> T) -> T {
+    exclusive(|| {
+        tch::manual_seed(seed as i64);
+        initialise()
+    })
+}
+
+/// Runs `draw` as the generator's only user. For draws that follow no seed (a model built only
+/// to be overwritten by a load): they must still not fall between another thread's seeding and
+/// its draws.
+pub fn exclusive<T>(draw: impl FnOnce() -> T) -> T {
     // a panic elsewhere while holding it leaves the generator as usable as before
     let _only_user = GENERATOR
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    tch::manual_seed(seed as i64);
-    initialise()
+    draw()
 }
 
 #[cfg(test)]

@@ -104,8 +104,11 @@ mod tests {
     #[test]
     fn the_head_gives_one_logit_per_policy_index() {
         let vs = nn::VarStore::new(tch::Device::Cpu);
-        let head = ReplyHead::new(&vs.root(), 8);
-        let trunk = Tensor::rand([3, 8, 7, 7], (tch::Kind::Float, tch::Device::Cpu));
+        let (head, trunk) = crate::nn::seeded::with_seed(5, || {
+            let head = ReplyHead::new(&vs.root(), 8);
+            let trunk = Tensor::rand([3, 8, 7, 7], (tch::Kind::Float, tch::Device::Cpu));
+            (head, trunk)
+        });
         let logits = head.forward(&trunk, false);
         assert_eq!(
             logits.size(),

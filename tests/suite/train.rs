@@ -522,11 +522,20 @@ fn optimizers_match_libtorchs_step_by_step() {
     use tch::{Device, Kind, Tensor};
 
     for kind in [OptimizerKind::Adam, OptimizerKind::Sgd] {
-        tch::manual_seed(7);
+        // libtorch's generator is the process's: taken alone, so trainings beside this test
+        // keep to their seeds (and this one to its own)
         let ours_vs = nn::VarStore::new(Device::Cpu);
-        let ours_net = nn::linear(ours_vs.root() / "layer", 5, 3, Default::default());
+        let (ours_net, input, target) = tavlei::nn::seeded::with_seed(7, || {
+            (
+                nn::linear(ours_vs.root() / "layer", 5, 3, Default::default()),
+                Tensor::randn([8, 5], (Kind::Float, Device::Cpu)),
+                Tensor::randn([8, 3], (Kind::Float, Device::Cpu)),
+            )
+        });
         let mut theirs_vs = nn::VarStore::new(Device::Cpu);
-        let theirs_net = nn::linear(theirs_vs.root() / "layer", 5, 3, Default::default());
+        let theirs_net = tavlei::nn::seeded::exclusive(|| {
+            nn::linear(theirs_vs.root() / "layer", 5, 3, Default::default())
+        });
         theirs_vs.copy(&ours_vs).expect("same weights");
 
         let cfg = TrainConfig {
@@ -552,8 +561,6 @@ fn optimizers_match_libtorchs_step_by_step() {
         .expect("libtorch optimizer");
 
         let before = ours_vs.variables()["layer.weight"].copy();
-        let input = Tensor::randn([8, 5], (Kind::Float, Device::Cpu));
-        let target = Tensor::randn([8, 3], (Kind::Float, Device::Cpu));
         let loss = |net: &nn::Linear| (net.forward(&input) - &target).square().mean(Kind::Float);
         for (step, lr) in [0.01, 0.01, 0.005, 0.02, 0.01, 0.001]
             .into_iter()

@@ -105,7 +105,9 @@ impl NnueModel {
                 path.display()
             )));
         }
-        let mut model = NnueModel::new(FeatureSet::new(size), ft[1] as usize, l1[1] as usize);
+        let mut model = crate::nn::seeded::exclusive(|| {
+            NnueModel::new(FeatureSet::new(size), ft[1] as usize, l1[1] as usize)
+        });
         model.vs.load(path)?;
         Ok(model)
     }
