@@ -322,6 +322,7 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.560 | +42 [-8, +94] | 10-0-40 | 46-0-4 |",
         "| 0.450 | -35 [-116, +43] | 0-0-10 | 9-0-1 |",
         "| 0.275 | -168 [-354, -46] | 0-0-10 | 5-1-4 |",
+        "| 0.840 | +288 [+213, +395] | 34-0-16 | 50-0-0 | encirclement 1, king_captured 3, no_legal_moves 8, repetition 22 |",
         "tavlei/gen3-s1/vs-ab-100ms, tavlei/gen4-s1/vs-ab-100ms, tavlei/gen4-s2/vs-ab-100ms): the same openings",
         "(tavlei/gen4-s1/vs-ab-100ms-seed435, tavlei/gen4-s2/vs-ab-100ms-seed435): the same openings",
         "| 0.520 | +14 [-41, +69] | 33-2-15 | 15-6-29 |",
