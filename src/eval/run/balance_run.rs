@@ -14,7 +14,7 @@ use crate::eval::balance::{
     balance_openings, mark_convergence, play_balance_games, run_balance, run_balance_from,
     store_path, summarise, BalanceReport, SequentialLook, SequentialReport,
 };
-use crate::eval::game_store::load_stored;
+use crate::eval::game_store::{load_stored, stored_ids};
 use crate::eval::stats::{rounds, PairsLook, SequentialDecision, SequentialDesign};
 use crate::eval::study::write_study;
 use crate::eval::{Agent, AgentSpec, GameResult, PlayOptions};
@@ -175,7 +175,7 @@ impl BalanceRun {
         let mut plan = Vec::new();
         for (index, s) in self.studies.iter().enumerate() {
             let store = self.store(s);
-            let have: BTreeSet<u64> = load_stored(&store)?.iter().map(|r| r.id).collect();
+            let have: BTreeSet<u64> = stored_ids(&store)?;
             let games = match self.sequential_pair(index) {
                 Some((below, top, settings)) => self.current_look(below, top, settings)?,
                 None => s.games,
