@@ -107,22 +107,7 @@ fn takes_a_win_in_one_at_once() {
 #[test]
 fn ab3_finds_a_corner_fork_on_copenhagen() {
     // the king reaches an edge with free lines to two corners; one attacker move blocks one
-    let pos = setup(
-        "copenhagen",
-        "
-        11 # . . . . . . . . . #
-        10 . . . . . . . . . . .
-         9 . . . . A . A . . . .
-         8 . . . . . . . . . . .
-         7 . . . . . . . . . . .
-         6 . . . . . + . . A . .
-         5 . . K . . . . . . . .
-         4 . . . D . . . . . . .
-         3 . . . . . . . . . . .
-         2 . . . . . . . A . . .
-         1 # . . . . . . . . . #",
-        Defenders,
-    );
+    let pos = setup("copenhagen", COPENHAGEN_FORKS, Defenders);
     assert!(!wins_now(&pos, Defenders), "no win in one here");
     assert!(has_win_in_three(&pos));
     let r = search(&pos, Limit::Depth(3));
@@ -135,6 +120,60 @@ fn ab3_finds_a_corner_fork_on_copenhagen() {
     );
     assert_eq!(r.pv.len(), 3, "{r:?}");
     assert_eq!(r.depth, 3);
+}
+
+/// The king at c5 reaches a5, c1 or c11, each with free lines to two corners.
+const COPENHAGEN_FORKS: &str = "
+    11 # . . . . . . . . . #
+    10 . . . . . . . . . . .
+     9 . . . . A . A . . . .
+     8 . . . . . . . . . . .
+     7 . . . . . . . . . . .
+     6 . . . . . + . . A . .
+     5 . . K . . . . . . . .
+     4 . . . D . . . . . . .
+     3 . . . . . . . . . . .
+     2 . . . . . . . A . . .
+     1 # . . . . . . . . . #";
+
+/// Depth 1 with a quiescence search of 4 plies, the king's escape threats searched or not.
+fn depth_one_quiescence(pos: &Position, escape_threats: bool) -> AbResult {
+    let mut config = AlphaBetaConfig::default();
+    config.search.tt_megabytes = 1;
+    config.search.quiescence = 4;
+    config.search.escape_threats = escape_threats;
+    AlphaBeta::new(config, 7).search(pos, Limit::Depth(1))
+}
+
+#[test]
+fn escape_threats_make_attackers_block_in_quiescence() {
+    // depth 1 plays the king's move to a fork; only at the leaf, attackers to move, does the
+    // quiescence search see that standing still (or taking a taflman) lets him out
+    let pos = setup("copenhagen", COPENHAGEN_FORKS, Defenders);
+    let seeing = depth_one_quiescence(&pos, true);
+    assert!(seeing.score >= WIN_BOUND, "{seeing:?}");
+    let best = seeing.best.expect("a move");
+    assert!(
+        forces_win_in_three(&pos, best),
+        "{} does not force the win",
+        name(&pos, Some(best))
+    );
+    let blind = depth_one_quiescence(&pos, false);
+    assert!(blind.score < WIN_BOUND, "{blind:?}");
+}
+
+#[test]
+fn escape_threats_find_the_kings_fork_in_quiescence() {
+    // attackers to move cannot stop all three forks (a depth-4 search proves the loss); at
+    // depth 1 every leaf has the defenders to move, and only their king's forks, searched in
+    // quiescence, show it
+    let pos = setup("copenhagen", COPENHAGEN_FORKS, Attackers);
+    let proof = search(&pos, Limit::Depth(4));
+    assert!(proof.score <= -WIN_BOUND, "{proof:?}");
+    let seeing = depth_one_quiescence(&pos, true);
+    assert!(seeing.score <= -WIN_BOUND, "{seeing:?}");
+    let blind = depth_one_quiescence(&pos, false);
+    assert!(blind.score > -WIN_BOUND, "{blind:?}");
 }
 
 #[test]

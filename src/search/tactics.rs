@@ -1,6 +1,7 @@
 //! One-move tactics both searches use: whether a move wins at once (the tree search proves such
 //! moves, alpha-beta orders them first and searches them in quiescence) and the king's open lines
-//! to an escape square (rollouts block them).
+//! to an escape square (rollouts block them; alpha-beta's quiescence searches the blocks and the
+//! king's forks).
 //!
 //! Only the public `Position` API is used. Two kinds of move can win at once and both are cheap
 //! to spot: the king reaching an escape square, and an attacker landing next to the king (which
@@ -69,4 +70,26 @@ pub fn escape_lines(pos: &Position, out: &mut Vec<Square>) -> usize {
         }
     }
     lines
+}
+
+/// How many free lines to an escape square the king would have on `to` after moving there from
+/// `from` (which then counts as empty): two or more is a fork, since one move blocks one line.
+/// Like `escape_lines`, it ignores move limits of the king.
+pub fn open_lines_from(pos: &Position, from: Square, to: Square) -> usize {
+    let v = pos.variant();
+    (0..4)
+        .filter(|&d| {
+            let mut sq = to;
+            while let Some(n) = v.neighbour(sq, d) {
+                if n != from && pos.piece_at(n).is_some() {
+                    return false;
+                }
+                if v.is_escape(n) {
+                    return true;
+                }
+                sq = n;
+            }
+            false
+        })
+        .count()
 }

@@ -41,6 +41,12 @@ pub struct SearchSettings {
     /// evaluated; 0 evaluates at the depth. Missing from older files: 0.
     #[serde(default)]
     pub quiescence: u32,
+    /// In the quiescence search, the king's escape threats are searched too: attackers facing
+    /// an open line to an escape square may only block it (or take the king), and the
+    /// defenders may move the king where two lines open (a fork). Missing from older files:
+    /// false.
+    #[serde(default)]
+    pub escape_threats: bool,
 }
 
 fn default_predict_iterations() -> bool {
@@ -64,6 +70,7 @@ impl Default for SearchSettings {
             value_scale: 600.0,
             opening_noise: 50,
             quiescence: 0,
+            escape_threats: false,
         }
     }
 }
@@ -71,10 +78,14 @@ impl Default for SearchSettings {
 /// The repository's settings files, built into the binary so that their names work from any
 /// directory (the balance study's default agent names one); a file at that path, where there is
 /// one, is read instead.
-const BUILT_IN: [(&str, &str); 2] = [
+const BUILT_IN: [(&str, &str); 3] = [
     (
         "configs/alphabeta/quiescence.toml",
         include_str!("../../../configs/alphabeta/quiescence.toml"),
+    ),
+    (
+        "configs/alphabeta/threats.toml",
+        include_str!("../../../configs/alphabeta/threats.toml"),
     ),
     (
         "configs/alphabeta/brandubh.toml",

@@ -24,8 +24,8 @@ use crate::numeric::splitmix64;
 use crate::rules::piece::{side_of, EMPTY};
 use crate::rules::rules::Hostility;
 use crate::rules::variant::{CORNER, THRONE};
-use crate::rules::{Move, MoveKind, Outcome, Piece, PieceKind, Position, Side};
-use crate::search::tactics::wins_at_once;
+use crate::rules::{Move, MoveKind, Outcome, Piece, PieceKind, Position, Side, Square};
+use crate::search::tactics::{escape_lines, open_lines_from, wins_at_once};
 use crate::search::{Budget, SearchCap};
 
 /// The score of a win on the board now; a win `n` plies ahead scores `WIN - n`.
@@ -92,6 +92,8 @@ pub struct AlphaBeta {
     squares: usize,
     /// Move lists per ply, reused.
     lists: Vec<Vec<(i32, Move)>>,
+    /// The squares of the king's open escape lines at the current quiescence node (scratch).
+    escape_squares: Vec<Square>,
     /// Child positions per ply (two slots a ply: moves, die rolls), reused through
     /// `Position::copy_from` so no node allocates.
     children: Vec<Option<Position>>,
@@ -133,6 +135,7 @@ impl AlphaBeta {
             // the buffers grow at the first search: an agent that never searches (a server keeps
             // one per game) holds next to nothing
             lists: vec![Vec::new(); MAX_PLY + 1],
+            escape_squares: Vec::new(),
             children: Vec::new(),
             moves: Vec::with_capacity(512),
             pv: Vec::new(),
@@ -586,7 +589,9 @@ impl AlphaBeta {
 
     /// A leaf searched on through captures and immediate wins for up to `plies` more plies, so
     /// that it is not judged in the middle of an exchange: the side to move may stand on the
-    /// static score or take; quiet moves are not searched. With `plies` 0 it is the static score.
+    /// static score or take; quiet moves are not searched. With `escape_threats`, attackers
+    /// facing an open escape line may not stand (they block it or take the king), and the
+    /// defenders' king may also move to a fork. With `plies` 0 it is the static score.
     fn quiesce(
         &mut self,
         pos: &Position,
@@ -599,22 +604,44 @@ impl AlphaBeta {
             return terminal_score(outcome, pos.side_to_move(), ply);
         }
         let stand = self.static_score(pos, ply);
-        if plies == 0 || ply >= MAX_PLY - 1 || pos.needs_roll() || stand >= beta {
+        if plies == 0 || ply >= MAX_PLY - 1 || pos.needs_roll() {
             return stand;
         }
-        alpha = alpha.max(stand);
+        let threats = self.config.search.escape_threats;
+        let attackers = pos.side_to_move() == Side::Attackers;
+        let must_block = threats && attackers && escape_lines(pos, &mut self.escape_squares) > 0;
+        if !must_block && stand >= beta {
+            return stand;
+        }
+        // a fork needs three plies to pay: the king's move, one block, the escape
+        let forks = threats && !attackers && plies >= 3;
+        let king = pos.king();
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         pos.legal_moves(&mut self.moves);
         for i in 0..self.moves.len() {
             let mv = self.moves[i];
-            let gain = forcing(pos, mv);
+            let mut gain = forcing(pos, mv);
+            if must_block && gain != ORDER_WIN {
+                gain = i32::from(self.escape_squares.contains(&mv.to()));
+            } else if forks && gain == 0 && mv.moves_a_piece() && Some(mv.from()) == king {
+                gain = i32::from(open_lines_from(pos, mv.from(), mv.to()) >= 2);
+            }
             if gain > 0 {
                 list.push((gain, mv));
             }
         }
         list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
-        let mut best = stand;
+        // with no block the line may be overstated (a king with limited moves): stand after all
+        let stands = !must_block || list.is_empty();
+        if stands && stand >= beta {
+            self.lists[ply] = list;
+            return stand;
+        }
+        let mut best = if stands { stand } else { -INFINITY };
+        if stands {
+            alpha = alpha.max(stand);
+        }
         let mut child = self.take_child(2 * ply, pos);
         for &(_, mv) in &list {
             child.copy_from(pos);
