@@ -6,6 +6,7 @@ mod data;
 mod demo;
 mod engine;
 mod eval;
+mod grow;
 mod info;
 mod nnue;
 mod nnue_train;
@@ -80,6 +81,9 @@ enum Command {
     Data(data::DataCommand),
     /// Train a network on self-play shards (resumable).
     Train(train::TrainArgs),
+    /// A trained network grown into a larger one (more blocks or channels) that computes the
+    /// same function, so training continues at the larger size.
+    Grow(grow::GrowArgs),
     /// A paired match between two agents: score, Elo, pentanomial statistics, SPRT.
     Match(eval::MatchArgs),
     /// A round robin between agents, rated by Bradley-Terry.
@@ -140,6 +144,7 @@ pub fn run() -> Result<()> {
         Command::InitModel(args) => selfplay::init_model(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Train(args) => train::run(args),
+        Command::Grow(args) => grow::run(args),
         Command::Match(args) => eval::run_match_cmd(args),
         Command::Ladder(args) => eval::run_ladder_cmd(args),
         Command::Balance(args) => eval::run_balance_cmd(args),

@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod device;
 pub mod evaluator;
 pub mod folded;
+pub mod grow;
 pub mod model;
 pub mod onnx;
 pub mod seeded;

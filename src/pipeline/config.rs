@@ -212,8 +212,9 @@ pub struct PipelineConfig {
     #[serde(default)]
     pub replay: ReplaySettings,
     /// A trained checkpoint that is generation 0 instead of a fresh network, so a run continues
-    /// its training (its variant, architecture and encoding must be the run's); self-play then
-    /// starts with it, not with the bootstrap. Absent: a fresh network.
+    /// its training (its variant and encoding must be the run's; a smaller architecture is grown
+    /// into `[network]`, computing the same function); self-play then starts with it, not with
+    /// the bootstrap. Absent: a fresh network.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_from: Option<std::path::PathBuf>,
 }

@@ -889,3 +889,54 @@ fn a_study_can_draw_its_openings_by_a_networks_policy() {
     let err = String::from_utf8_lossy(&wrong.stderr);
     assert!(err.contains("brandubh") && err.contains("tablut"), "{err}");
 }
+
+#[test]
+fn grow_writes_a_larger_network_and_refuses_to_shrink() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let small = tmp.path().join("small.safetensors");
+    let large = tmp.path().join("large.safetensors");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_string();
+    stdout(&tavlei(&[
+        "init-model",
+        "--variant",
+        "brandubh",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--checkpoint",
+        &path(&small),
+    ]));
+    let text = stdout(&tavlei(&[
+        "grow",
+        &path(&small),
+        "--blocks",
+        "2",
+        "--channels",
+        "12",
+        "--checkpoint",
+        &path(&large),
+    ]));
+    assert!(text.contains("2x12 grown from 1x8"), "{text}");
+    let grown = tavlei::nn::CheckpointMeta::read(&large).expect("the grown sidecar");
+    assert_eq!(
+        (grown.architecture.blocks, grown.architecture.channels),
+        (2, 12)
+    );
+    assert_eq!(grown.variant, "brandubh");
+
+    let shrink = tavlei(&[
+        "grow",
+        &path(&large),
+        "--channels",
+        "8",
+        "--checkpoint",
+        &path(&tmp.path().join("back.safetensors")),
+    ]);
+    assert!(!shrink.status.success());
+    let err = String::from_utf8_lossy(&shrink.stderr);
+    assert!(
+        err.contains("2x12") && err.contains("2x8") && err.contains("shrink"),
+        "{err}"
+    );
+}

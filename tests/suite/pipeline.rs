@@ -472,7 +472,7 @@ fn a_replay_window_that_cannot_grow_is_refused_by_name() {
 }
 
 #[test]
-fn a_run_can_continue_a_trained_network_and_refuses_one_of_another_shape() {
+fn a_run_continues_a_trained_network_grows_it_and_never_shrinks_it() {
     let tmp = tempfile::tempdir().expect("temp dir");
     // a "trained" network: the tiny run's own generation 1
     let mut cfg = tiny(1);
@@ -497,18 +497,44 @@ fn a_run_can_continue_a_trained_network_and_refuses_one_of_another_shape() {
     let frozen = std::fs::read_to_string(run.join("config.json")).expect("config.json");
     assert!(frozen.contains("start_from"), "{frozen}");
 
+    // a larger [network] grows the trained one: generation 0 computes what it did
+    let mut larger = next.clone();
+    larger.generations = 1;
+    larger.network.blocks = 2;
+    larger.network.channels = 12;
+    let grown_run = tmp.path().join("grown");
+    run_pipeline(&larger, &grown_run, tch::Device::Cpu, &mut Quiet).expect("grown");
+    let grown = tavlei::nn::Network::load(&model_path(&grown_run, 0), None, tch::Device::Cpu)
+        .expect("generation 0");
+    assert_eq!(grown.meta.architecture, larger.network);
+    let original = tavlei::nn::Network::load(&trained, None, tch::Device::Cpu).expect("trained");
+    let variant = tavlei::rules::Variant::load(&cfg.variant).expect("preset");
+    let start = tavlei::rules::Position::start(&variant);
+    let (p0, v0) = original.evaluate(&[&start]).expect("evaluates");
+    let (p1, v1) = grown.evaluate(&[&start]).expect("evaluates");
+    let off = p0
+        .iter()
+        .zip(&p1)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(
+        off < 1e-5 && (v0[0] - v1[0]).abs() < 1e-5,
+        "policy off by {off}, value {v0:?} {v1:?}"
+    );
+
+    // a smaller one is refused by name
     let mut other = next.clone();
-    other.network.channels = 16;
+    other.network.channels = 4;
     let err = run_pipeline(
         &other,
         &tmp.path().join("other"),
         tch::Device::Cpu,
         &mut Quiet,
     )
-    .expect_err("another architecture");
+    .expect_err("a smaller architecture");
     let message = err.to_string();
     assert!(
-        message.contains("start_from") && message.contains("1x8") && message.contains("1x16"),
+        message.contains("start_from") && message.contains("1x8") && message.contains("1x4"),
         "{message}"
     );
 }

@@ -2,12 +2,15 @@
 
 use std::path::Path;
 
+use crate::nn::grow::grow;
 use crate::nn::Network;
 use crate::pipeline::config::PipelineConfig;
 use crate::pipeline::error::PipelineError;
 use crate::pipeline::files::model_path;
 
-/// The checkpoint `start_from` names, checked to be one the run's settings could have made.
+/// The checkpoint `start_from` names, checked to be one the run's settings could have made; a
+/// smaller network (fewer blocks or channels, neither more) is grown into the config's
+/// `[network]` computing the same function (`nn::grow`), so a run continues at a larger size.
 fn starting_network(
     cfg: &PipelineConfig,
     path: &Path,
@@ -16,29 +19,37 @@ fn starting_network(
 ) -> Result<Network, PipelineError> {
     let net = Network::load(path, Some(variant), device)?;
     let meta = &net.meta;
-    let differs = if meta.architecture != cfg.network {
-        Some(format!(
-            "its network is {}x{}, the config's [network] {}x{}",
-            meta.architecture.blocks,
-            meta.architecture.channels,
-            cfg.network.blocks,
-            cfg.network.channels
-        ))
-    } else if meta.encoding_version != cfg.encoding {
-        Some(format!(
+    let refuse = |message: String| PipelineError::StartFrom {
+        path: path.to_path_buf(),
+        message,
+    };
+    if meta.encoding_version != cfg.encoding {
+        return Err(refuse(format!(
             "its input encoding is {}, the config's {}",
             meta.encoding_version, cfg.encoding
-        ))
-    } else {
-        None
-    };
-    match differs {
-        Some(message) => Err(PipelineError::StartFrom {
-            path: path.to_path_buf(),
-            message,
-        }),
-        None => Ok(net),
+        )));
     }
+    if meta.architecture == cfg.network {
+        return Ok(net);
+    }
+    let (from, to) = (meta.architecture, cfg.network);
+    if from.blocks > to.blocks || from.channels > to.channels {
+        return Err(refuse(format!(
+            "its network is {}x{}, larger than the config's [network] {}x{} in blocks or \
+             channels (a network can be grown, never shrunk)",
+            from.blocks, from.channels, to.blocks, to.channels
+        )));
+    }
+    let grown = grow(&net, to, cfg.seed).map_err(|e| refuse(e.to_string()))?;
+    tracing::info!(
+        "start_from {}: grown from {}x{} into {}x{}",
+        path.display(),
+        from.blocks,
+        from.channels,
+        to.blocks,
+        to.channels
+    );
+    Ok(grown)
 }
 
 /// Generation 0's network saved in `run`, unless it is there: a fresh one for `variant`, or the
