@@ -314,7 +314,7 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.505 | +3 [-55, +62] | 18-4-28 | 27-7-16 |",
         "| 0.725 | +168 [+105, +245] | 35-1-14 | 34-6-10 |",
         "| 0.725 | +168 [+97, +256] | 35-2-13 | 33-7-10 |",
-        "tablut/gen1-s1/vs-ab-100ms, tablut/gen2-balanced-s1/vs-ab-100ms, tablut/gen2-s1/vs-ab-100ms, tablut/gen3-s1/vs-ab-100ms, tablut/gen3-s2/vs-ab-100ms, tablut/gen4-s1/vs-ab-100ms, tablut/gen4-s2/vs-ab-100ms): the same openings",
+        "tablut/gen1-s1/vs-ab-100ms, tablut/gen2-balanced-s1/vs-ab-100ms, tablut/gen2-s1/vs-ab-100ms, tablut/gen3-s1/vs-ab-100ms, tablut/gen3-s2/vs-ab-100ms, tablut/gen4-s1/vs-ab-100ms, tablut/gen4-s2/vs-ab-100ms, tablut/gen4-s2/vs-ab-100ms-threats, tablut/gen5-cross-s1/vs-ab-100ms, tablut/gen5-cross-s2/vs-ab-100ms, tablut/gen5-s1/vs-ab-100ms, tablut/gen5-s2/vs-ab-100ms): the same openings",
         "| 0.510 | +7 [-20, +34] | 2-2-46 | 48-0-2 |",
         "| 0.570 | +49 [+10, +89] | 7-2-41 | 49-0-1 |",
         "| 0.550 | +35 [+8, +62] | 3-4-43 | 50-0-0 |",
@@ -327,6 +327,17 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "(tavlei/gen4-s1/vs-ab-100ms-seed435, tavlei/gen4-s2/vs-ab-100ms-seed435): the same openings",
         "| 0.520 | +14 [-41, +69] | 33-2-15 | 15-6-29 |",
         "| 0.995 | +920 [+601, +inf] | 49-1-0 | 50-0-0 |",
+        "| 0.620 | +85 [+39, +134] | 11-4-35 | 49-0-1 | king_captured 11 |",
+        "| 0.625 | +89 [+47, +133] | 10-5-35 | 50-0-0 | king_captured 10 |",
+        "| 0.530 | +21 [-2, +44] | 2-2-46 | 50-0-0 |",
+        "| 0.600 | +70 [+29, +114] | 8-6-36 | 49-0-1 |",
+        "| 0.570 | +49 [+5, +95] | 9-0-41 | 48-0-2 |",
+        "(tablut/gen5-s1/vs-ab-100ms-seed437, tablut/gen5-s2/vs-ab-100ms-seed437): the same openings",
+        "| 0.590 | +63 [+21, +107] | 9-2-39 | 49-0-1 |",
+        "| 0.545 | +31 [-1, +65] | 4-3-43 | 49-0-1 |",
+        "| 0.500 | +0 [-46, +46] | 0-0-10 | 10-0-0 |",
+        "| 0.350 | -108 [-244, +2] | 0-0-10 | 7-0-3 |",
+        "| 0.475 | -17 [-74, +38] | 0-0-10 | 9-1-0 |",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }
