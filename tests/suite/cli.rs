@@ -939,4 +939,18 @@ fn grow_writes_a_larger_network_and_refuses_to_shrink() {
         err.contains("2x12") && err.contains("2x8") && err.contains("shrink"),
         "{err}"
     );
+    let misnamed = tavlei(&[
+        "grow",
+        &path(&small),
+        "--blocks",
+        "2",
+        "--checkpoint",
+        &path(&tmp.path().join("grown.pt")),
+    ]);
+    assert!(!misnamed.status.success());
+    let err = String::from_utf8_lossy(&misnamed.stderr);
+    assert!(
+        err.contains("grown.pt") && err.contains(".safetensors"),
+        "{err}"
+    );
 }
