@@ -136,11 +136,12 @@ const COPENHAGEN_FORKS: &str = "
      2 . . . . . . . A . . .
      1 # . . . . . . . . . #";
 
-/// Depth 1 with a quiescence search of 4 plies, the king's escape threats searched or not.
-fn depth_one_quiescence(pos: &Position, escape_threats: bool) -> AbResult {
+/// Depth 1 with a quiescence search of `quiescence` plies, the king's escape threats searched
+/// or not.
+fn depth_one(pos: &Position, quiescence: u32, escape_threats: bool) -> AbResult {
     let mut config = AlphaBetaConfig::default();
     config.search.tt_megabytes = 1;
-    config.search.quiescence = 4;
+    config.search.quiescence = quiescence;
     config.search.escape_threats = escape_threats;
     AlphaBeta::new(config, 7).search(pos, Limit::Depth(1))
 }
@@ -150,7 +151,7 @@ fn escape_threats_make_attackers_block_in_quiescence() {
     // depth 1 plays the king's move to a fork; only at the leaf, attackers to move, does the
     // quiescence search see that standing still (or taking a taflman) lets him out
     let pos = setup("copenhagen", COPENHAGEN_FORKS, Defenders);
-    let seeing = depth_one_quiescence(&pos, true);
+    let seeing = depth_one(&pos, 4, true);
     assert!(seeing.score >= WIN_BOUND, "{seeing:?}");
     let best = seeing.best.expect("a move");
     assert!(
@@ -158,7 +159,7 @@ fn escape_threats_make_attackers_block_in_quiescence() {
         "{} does not force the win",
         name(&pos, Some(best))
     );
-    let blind = depth_one_quiescence(&pos, false);
+    let blind = depth_one(&pos, 4, false);
     assert!(blind.score < WIN_BOUND, "{blind:?}");
 }
 
@@ -170,9 +171,9 @@ fn escape_threats_find_the_kings_fork_in_quiescence() {
     let pos = setup("copenhagen", COPENHAGEN_FORKS, Attackers);
     let proof = search(&pos, Limit::Depth(4));
     assert!(proof.score <= -WIN_BOUND, "{proof:?}");
-    let seeing = depth_one_quiescence(&pos, true);
+    let seeing = depth_one(&pos, 4, true);
     assert!(seeing.score <= -WIN_BOUND, "{seeing:?}");
-    let blind = depth_one_quiescence(&pos, false);
+    let blind = depth_one(&pos, 4, false);
     assert!(blind.score > -WIN_BOUND, "{blind:?}");
 }
 
@@ -267,18 +268,12 @@ fn quiescence_sees_the_recapture_a_depth_one_leaf_misses() {
         "g8-d8 recaptures"
     );
 
-    let depth_one = |quiescence| {
-        let mut config = AlphaBetaConfig::default();
-        config.search.tt_megabytes = 1;
-        config.search.quiescence = quiescence;
-        AlphaBeta::new(config, 7).search(&pos, Limit::Depth(1))
-    };
     // the capture makes the position one a quiescence search plays on from; the start is quiet
     assert!(!is_quiet(&pos), "h9-d9 captures");
     assert!(is_quiet(&Position::start(pos.variant())));
-    let blind = depth_one(0);
+    let blind = depth_one(&pos, 0, false);
     assert_eq!(name(&pos, blind.best), "h9-d9", "{blind:?}");
-    let seeing = depth_one(4);
+    let seeing = depth_one(&pos, 4, false);
     assert_ne!(name(&pos, seeing.best), "h9-d9", "{seeing:?}");
     assert!(seeing.score < blind.score, "{seeing:?} {blind:?}");
     // the search that sees the recapture by depth agrees

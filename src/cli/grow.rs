@@ -40,12 +40,8 @@ pub fn run(args: GrowArgs) -> Result<()> {
     let grown = grow(&net, to, args.seed.seed)?;
     grown.save(&args.checkpoint)?;
     println!(
-        "wrote {} ({}x{} grown from {}x{}, variant {}, step {})",
+        "wrote {} ({to} grown from {from}, variant {}, step {})",
         args.checkpoint.display(),
-        to.blocks,
-        to.channels,
-        from.blocks,
-        from.channels,
         grown.meta.variant,
         grown.meta.step
     );

@@ -75,11 +75,8 @@ impl Evaluator for NetworkEvaluator {
     }
 
     fn describe(&self) -> String {
-        let a = self.network.meta.architecture;
-        format!(
-            "network {}x{} (step {})",
-            a.blocks, a.channels, self.network.meta.step
-        )
+        let meta = &self.network.meta;
+        format!("network {} (step {})", meta.architecture, meta.step)
     }
 }
 

@@ -23,14 +23,12 @@ use super::model::Architecture;
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum GrowError {
     #[error(
-        "cannot grow a {from_blocks}x{from_channels} network into {to_blocks}x{to_channels}: \
-         growing keeps every block and channel, so neither may shrink"
+        "cannot grow a {from} network into {to}: growing keeps every block and channel, so \
+         neither may shrink"
     )]
     Shrinks {
-        from_blocks: usize,
-        from_channels: i64,
-        to_blocks: usize,
-        to_channels: i64,
+        from: Architecture,
+        to: Architecture,
     },
     #[error("cannot grow the network: its weight {name} {message}")]
     Weights { name: String, message: String },
@@ -41,12 +39,7 @@ pub enum GrowError {
 pub fn grow(net: &Network, to: Architecture, seed: u64) -> Result<Network, GrowError> {
     let from = net.meta.architecture;
     if to.blocks < from.blocks || to.channels < from.channels {
-        return Err(GrowError::Shrinks {
-            from_blocks: from.blocks,
-            from_channels: from.channels,
-            to_blocks: to.blocks,
-            to_channels: to.channels,
-        });
+        return Err(GrowError::Shrinks { from, to });
     }
     let encoding = net.encoding();
     let device: Device = net.device();

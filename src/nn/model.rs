@@ -14,6 +14,13 @@ pub struct Architecture {
     pub channels: i64,
 }
 
+/// `BLOCKSxCHANNELS`, as the configs and reports name a network's size.
+impl std::fmt::Display for Architecture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.blocks, self.channels)
+    }
+}
+
 impl Default for Architecture {
     /// The default network: small enough for self-play on a CPU.
     fn default() -> Self {

@@ -38,6 +38,30 @@ pub fn wins_at_once(pos: &Position, mv: Move) -> bool {
     }
 }
 
+/// Whether the line from `start` in direction `d` runs over empty squares (and `vacated`, the
+/// square a moving king leaves) to an escape square; `on_line` sees each square walked.
+fn line_to_escape(
+    pos: &Position,
+    start: Square,
+    d: usize,
+    vacated: Option<Square>,
+    mut on_line: impl FnMut(Square),
+) -> bool {
+    let v = pos.variant();
+    let mut sq = start;
+    while let Some(n) = v.neighbour(sq, d) {
+        if Some(n) != vacated && pos.piece_at(n).is_some() {
+            return false;
+        }
+        on_line(n);
+        if v.is_escape(n) {
+            return true;
+        }
+        sq = n;
+    }
+    false
+}
+
 /// The squares on the king's open lines to an escape square (the escape square included): an
 /// attacker landing on one of them closes that line. Returns how many lines are open. Move
 /// limits of the king are ignored, so a threat may be overstated on variants that cap them.
@@ -46,24 +70,10 @@ pub fn escape_lines(pos: &Position, out: &mut Vec<Square>) -> usize {
     let Some(king) = pos.king() else {
         return 0;
     };
-    let v = pos.variant();
     let mut lines = 0;
     for d in 0..4 {
         let start = out.len();
-        let mut sq = king;
-        let mut open = false;
-        while let Some(n) = v.neighbour(sq, d) {
-            if pos.piece_at(n).is_some() {
-                break;
-            }
-            out.push(n);
-            if v.is_escape(n) {
-                open = true;
-                break;
-            }
-            sq = n;
-        }
-        if open {
+        if line_to_escape(pos, king, d, None, |sq| out.push(sq)) {
             lines += 1;
         } else {
             out.truncate(start);
@@ -76,20 +86,7 @@ pub fn escape_lines(pos: &Position, out: &mut Vec<Square>) -> usize {
 /// `from` (which then counts as empty): two or more is a fork, since one move blocks one line.
 /// Like `escape_lines`, it ignores move limits of the king.
 pub fn open_lines_from(pos: &Position, from: Square, to: Square) -> usize {
-    let v = pos.variant();
     (0..4)
-        .filter(|&d| {
-            let mut sq = to;
-            while let Some(n) = v.neighbour(sq, d) {
-                if n != from && pos.piece_at(n).is_some() {
-                    return false;
-                }
-                if v.is_escape(n) {
-                    return true;
-                }
-                sq = n;
-            }
-            false
-        })
+        .filter(|&d| line_to_escape(pos, to, d, Some(from), |_| {}))
         .count()
 }

@@ -10,7 +10,8 @@ use crate::pipeline::files::model_path;
 
 /// The checkpoint `start_from` names, checked to be one the run's settings could have made; a
 /// smaller network (fewer blocks or channels, neither more) is grown into the config's
-/// `[network]` computing the same function (`nn::grow`), so a run continues at a larger size.
+/// `[network]` computing the same function (`nn::grow`, which refuses a larger one), so a run
+/// continues at a larger size.
 fn starting_network(
     cfg: &PipelineConfig,
     path: &Path,
@@ -32,22 +33,13 @@ fn starting_network(
     if meta.architecture == cfg.network {
         return Ok(net);
     }
-    let (from, to) = (meta.architecture, cfg.network);
-    if from.blocks > to.blocks || from.channels > to.channels {
-        return Err(refuse(format!(
-            "its network is {}x{}, larger than the config's [network] {}x{} in blocks or \
-             channels (a network can be grown, never shrunk)",
-            from.blocks, from.channels, to.blocks, to.channels
-        )));
-    }
-    let grown = grow(&net, to, cfg.seed).map_err(|e| refuse(e.to_string()))?;
+    let from = meta.architecture;
+    // a larger network is refused by `grow`, which names both sizes
+    let grown = grow(&net, cfg.network, cfg.seed).map_err(|e| refuse(e.to_string()))?;
     tracing::info!(
-        "start_from {}: grown from {}x{} into {}x{}",
+        "start_from {}: grown from {from} into {}",
         path.display(),
-        from.blocks,
-        from.channels,
-        to.blocks,
-        to.channels
+        cfg.network
     );
     Ok(grown)
 }
