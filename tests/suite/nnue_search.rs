@@ -141,6 +141,76 @@ fn a_leaf_is_scored_by_the_network_for_the_side_to_move() {
     assert_eq!(found.score, best);
 }
 
+#[test]
+fn a_blended_leaf_adds_the_compiled_score_at_the_root_sides_weight() {
+    let variant = Variant::load("copenhagen").expect("preset");
+    let network = Arc::new(random_network(&variant, 6));
+    let mut config = AlphaBetaConfig::default();
+    config.search.blend_attacking = 0.5;
+    config.search.blend_defending = 2.0;
+    let mut blended = AlphaBeta::new(config, 1).with_learned(LearnedEval::new(network.clone()));
+    let mut plain = AlphaBeta::new(AlphaBetaConfig::default(), 1);
+    let mut moved = [0, 0];
+    for seed in 0..40 {
+        let pos = random_position(&variant, seed, 20 + seed as usize % 2);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let side = pos.side_to_move();
+        let weight = match side {
+            Side::Attackers => 0.5,
+            Side::Defenders => 2.0,
+        };
+        let learned = network
+            .evaluate_cells(pos.cells(), side)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let compiled = plain.evaluate(&pos);
+        // the compiled score s is the logit 2 s / value_scale (600); the learned one has 1000
+        // units a logit
+        let expected = (learned as f32 + weight * 2.0 * compiled as f32 / 600.0 * 1000.0)
+            .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32) as i32;
+        let got = blended.evaluate(&pos);
+        assert!(
+            (got - expected).abs() <= 1,
+            "seed {seed}: {got} against {expected}"
+        );
+        moved[side as usize] += usize::from(got != learned);
+    }
+    assert!(
+        moved.iter().all(|&m| m > 5),
+        "the blend left the learned scores alone: {moved:?}"
+    );
+    // inside a search every node takes the root side's weight: a depth-1 search by the
+    // attackers scores each child (defenders to move) at the attackers' weight
+    let pos = random_position(&variant, 3, 10);
+    assert_eq!(pos.side_to_move(), Side::Attackers);
+    let found = blended.search(&pos, Limit::Depth(1));
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let best = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            if child.outcome().is_some() {
+                return i32::MAX;
+            }
+            let learned = network
+                .evaluate_cells(child.cells(), child.side_to_move())
+                .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            let compiled = plain.evaluate(&child);
+            -((learned as f32 + 0.5 * 2.0 * compiled as f32 / 600.0 * 1000.0)
+                .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32) as i32)
+        })
+        .max()
+        .expect("moves");
+    assert!(
+        (found.score - best).abs() <= 1,
+        "{} against {best}",
+        found.score
+    );
+}
+
 fn save(network: &Network, dir: &Path, name: &str) -> String {
     let path = dir.join(name);
     network.save(&path).expect("saved");

@@ -47,6 +47,16 @@ pub struct SearchSettings {
     /// false.
     #[serde(default)]
     pub escape_threats: bool,
+    /// With a learned evaluation (`nnue=`), the compiled evaluation is added to its score at
+    /// this weight when the searching player holds the attackers (`blend_attacking`) or the
+    /// defenders (`blend_defending`), both read as logits (a compiled score `s` is the logit
+    /// `2 s / value_scale`, the one its value `tanh(s / value_scale)` implies). The weight is the
+    /// root's, the same at every node of one search, so scores stay comparable across the
+    /// tree. 0: the learned score alone. Missing from older files: 0.
+    #[serde(default)]
+    pub blend_attacking: f32,
+    #[serde(default)]
+    pub blend_defending: f32,
 }
 
 fn default_predict_iterations() -> bool {
@@ -56,6 +66,9 @@ fn default_predict_iterations() -> bool {
 fn default_opening_noise() -> i32 {
     SearchSettings::default().opening_noise
 }
+
+/// The largest weight of the compiled evaluation beside a learned one.
+pub const MAX_BLEND: f32 = 8.0;
 
 /// The most quiescence plies a settings file may ask for.
 pub const MAX_QUIESCENCE: u32 = 32;
@@ -71,6 +84,8 @@ impl Default for SearchSettings {
             opening_noise: 50,
             quiescence: 0,
             escape_threats: false,
+            blend_attacking: 0.0,
+            blend_defending: 0.0,
         }
     }
 }
@@ -78,7 +93,7 @@ impl Default for SearchSettings {
 /// The repository's settings files, built into the binary so that their names work from any
 /// directory (the balance study's default agent names one); a file at that path, where there is
 /// one, is read instead.
-const BUILT_IN: [(&str, &str); 3] = [
+const BUILT_IN: [(&str, &str); 4] = [
     (
         "configs/alphabeta/quiescence.toml",
         include_str!("../../../configs/alphabeta/quiescence.toml"),
@@ -90,6 +105,10 @@ const BUILT_IN: [(&str, &str); 3] = [
     (
         "configs/alphabeta/brandubh.toml",
         include_str!("../../../configs/alphabeta/brandubh.toml"),
+    ),
+    (
+        "configs/alphabeta/hybrid.toml",
+        include_str!("../../../configs/alphabeta/hybrid.toml"),
     ),
 ];
 
@@ -139,6 +158,14 @@ impl Settings for AlphaBetaConfig {
         }
         if s.quiescence > MAX_QUIESCENCE {
             return Err(format!("search.quiescence must lie in 0..={MAX_QUIESCENCE}").into());
+        }
+        for (name, w) in [
+            ("blend_attacking", s.blend_attacking),
+            ("blend_defending", s.blend_defending),
+        ] {
+            if !(w.is_finite() && (0.0..=MAX_BLEND).contains(&w)) {
+                return Err(format!("search.{name} must lie in 0..={MAX_BLEND}, not {w}").into());
+            }
         }
         if self.eval.material <= 0 {
             return Err("eval.material must be positive".into());

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::clock::IterationClock;
 use super::config::AlphaBetaConfig;
-use super::heuristic::Heuristic;
+use super::heuristic::{Heuristic, EVAL_LIMIT};
 use super::learned::{LearnedEval, LEARNED_PER_LOGIT};
 use super::ttable::{Bound, TTable, TtEntry};
 use crate::numeric::splitmix64;
@@ -84,6 +84,9 @@ pub struct AlphaBeta {
     heuristic: Option<Heuristic>,
     /// The learned evaluation, when it replaces the heuristic's score (`with_learned`).
     learned: Option<LearnedEval>,
+    /// The compiled evaluation's weight beside the learned one in this search (the root
+    /// side's `blend_attacking` or `blend_defending`).
+    blend: f32,
     /// Two quiet moves per ply that caused a cut-off.
     killers: Vec<[Option<Move>; 2]>,
     /// Cut-off credit per (from, to), for ordering quiet moves.
@@ -129,6 +132,7 @@ impl AlphaBeta {
             noise: 0,
             heuristic: None,
             learned: None,
+            blend: 0.0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: Vec::new(),
             squares: 0,
@@ -260,6 +264,11 @@ impl AlphaBeta {
         if let Some(learned) = &mut self.learned {
             learned.refresh(pos.cells(), 0);
         }
+        let search = &self.config.search;
+        self.blend = match pos.side_to_move() {
+            Side::Attackers => search.blend_attacking,
+            Side::Defenders => search.blend_defending,
+        };
     }
 
     /// Searches `pos` within `limit` and returns the best move found.
@@ -715,7 +724,22 @@ impl AlphaBeta {
                 if pos.berserk_piece().is_none() && !pos.has_legal_move() {
                     return terminal_score(pos.no_moves_outcome(), side, ply);
                 }
-                learned.score(ply, pos.cells(), side)
+                let learned_score = learned.score(ply, pos.cells(), side);
+                let blend = self.blend;
+                if blend == 0.0 {
+                    learned_score
+                } else {
+                    let heuristic = self
+                        .heuristic
+                        .as_ref()
+                        .expect("prepare() sets the heuristic before any evaluation");
+                    let compiled = heuristic.score(pos, &heuristic.features(pos)) as f32;
+                    // both as logits of the side to move's win, in the learned units
+                    let per_logit = LEARNED_PER_LOGIT as f32;
+                    let added = blend * 2.0 * compiled / self.config.search.value_scale;
+                    (learned_score as f32 + added * per_logit)
+                        .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32) as i32
+                }
             }
             None => {
                 let heuristic = self
