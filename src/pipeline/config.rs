@@ -178,6 +178,57 @@ impl ReplaySettings {
     }
 }
 
+/// Search budgets that follow the self-play results: after each generation the attackers'
+/// share of simulations moves towards the one that would give them `target_attacker_share` of
+/// the games, as KataGo's handicap games keep its self-play informative for both sides. Absent
+/// (target 0): `selfplay.attacker_search_ratio` in every generation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideBudgets {
+    /// The attackers' share of self-play games aimed at (a draw counts half), in (0, 1); 0: off.
+    pub target_attacker_share: f64,
+    /// How far one generation moves the budget ratio: it is multiplied by
+    /// `exp(step * (target - share))`, so with step 2 a generation whose attackers won 10 % where
+    /// 40 % was aimed at gives them e^0.6 = 1.8 times the ratio.
+    pub step: f64,
+    /// The ratio stays within [1 / max_ratio, max_ratio].
+    pub max_ratio: f64,
+}
+
+impl SideBudgets {
+    pub fn on(&self) -> bool {
+        self.target_attacker_share > 0.0
+    }
+
+    /// The next generation's attackers' search ratio after a generation that played with
+    /// `ratio` and whose attackers won `attacker_wins` and drew `draws` of `games`.
+    pub fn next_ratio(&self, ratio: f64, attacker_wins: u64, draws: u64, games: u64) -> f64 {
+        if !self.on() || games == 0 {
+            return ratio;
+        }
+        let share = (attacker_wins as f64 + 0.5 * draws as f64) / games as f64;
+        let next = ratio * (self.step * (self.target_attacker_share - share)).exp();
+        next.clamp(1.0 / self.max_ratio, self.max_ratio)
+    }
+
+    fn check(&self) -> Result<(), Invalid> {
+        if self.target_attacker_share == 0.0 {
+            return Ok(());
+        }
+        let max = crate::selfplay::config::MAX_SEARCH_RATIO as f64;
+        let target = self.target_attacker_share > 0.0 && self.target_attacker_share < 1.0;
+        let step = self.step > 0.0 && self.step.is_finite();
+        let bound = self.max_ratio >= 1.0 && self.max_ratio <= max;
+        if !(target && step && bound) {
+            return Err(Invalid(format!(
+                "side_budgets: target_attacker_share must lie in (0, 1) (0: off), step be positive and max_ratio lie in [1, {max}] (found {}, {}, {})",
+                self.target_attacker_share, self.step, self.max_ratio
+            )));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PipelineConfig {
@@ -211,6 +262,8 @@ pub struct PipelineConfig {
     pub teacher: TeacherSettings,
     #[serde(default)]
     pub replay: ReplaySettings,
+    #[serde(default)]
+    pub side_budgets: SideBudgets,
     /// A trained checkpoint that is generation 0 instead of a fresh network, so a run continues
     /// its training (its variant and encoding must be the run's; a smaller architecture is grown
     /// into `[network]`, computing the same function); self-play then starts with it, not with
@@ -238,6 +291,7 @@ impl Settings for PipelineConfig {
         self.eval.check()?;
         self.teacher.check()?;
         self.replay.check()?;
+        self.side_budgets.check()?;
         if crate::encode::Encoding::from_version(self.encoding).is_none() {
             return Err(Invalid(format!(
                 "encoding {} is not a version this build knows (1 to {})",
@@ -284,6 +338,43 @@ mod tests {
         assert_eq!(r.window(160_000, 30_000), 30_000);
         // no growing window: the cap alone
         assert_eq!(ReplaySettings::default().window(5, 777), 777);
+    }
+
+    #[test]
+    fn side_budgets_move_the_ratio_towards_the_target_share_within_bounds() {
+        let b = SideBudgets {
+            target_attacker_share: 0.4,
+            step: 2.0,
+            max_ratio: 8.0,
+        };
+        // attackers won 10 % where 40 % was aimed at: e^(2 * 0.3) more search for them
+        let up = b.next_ratio(1.0, 10, 0, 100);
+        assert!((up - 0.6f64.exp()).abs() < 1e-12, "{up}");
+        // a draw counts half: 20 wins and 40 draws is a share of 0.4, on target
+        assert!((b.next_ratio(3.0, 20, 40, 100) - 3.0).abs() < 1e-12);
+        // too many attacker wins: less
+        assert!(b.next_ratio(2.0, 90, 0, 100) < 2.0);
+        // bounded both ways
+        assert_eq!(b.next_ratio(7.0, 0, 0, 100), 8.0);
+        assert_eq!(b.next_ratio(0.13, 100, 0, 100), 0.125);
+        // off, or no games: unchanged
+        assert_eq!(SideBudgets::default().next_ratio(1.5, 0, 0, 100), 1.5);
+        assert_eq!(b.next_ratio(1.5, 0, 0, 0), 1.5);
+        assert!(SideBudgets::default().check().is_ok());
+        for bad in [
+            (1.0, 2.0, 8.0),
+            (0.4, 0.0, 8.0),
+            (0.4, 2.0, 0.5),
+            (-0.1, 2.0, 8.0),
+        ] {
+            let (target_attacker_share, step, max_ratio) = bad;
+            let s = SideBudgets {
+                target_attacker_share,
+                step,
+                max_ratio,
+            };
+            assert!(s.check().is_err(), "{bad:?}");
+        }
     }
 
     #[test]

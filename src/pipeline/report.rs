@@ -192,8 +192,21 @@ pub fn write_report(
     if teachers {
         md += "Rows marked *teacher* are the teacher's games (alpha-beta against itself), trained on beside the self-play of the same generation.\n\n";
     }
-    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s | per core-second |\n";
-    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    // a run whose budgets follow the results (`[side_budgets]`) shows them
+    let ratios = records
+        .iter()
+        .any(|r| r.selfplay.attacker_search_ratio != 1.0);
+    if ratios {
+        md += "*Attackers' search ratio*: the attackers' simulations over the defenders' in that generation's self-play (`attacker_search_ratio`).\n\n";
+    }
+    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s | per core-second |";
+    md += if ratios {
+        " attackers' search ratio |\n"
+    } else {
+        "\n"
+    };
+    md += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |";
+    md += if ratios { " --- |\n" } else { "\n" };
     let rows = records.iter().flat_map(|r| {
         let player = r
             .player
@@ -208,7 +221,7 @@ pub fn write_report(
         let n = s.games.max(1) as f64;
         let pct = |x: u64| format!("{:.0}%", 100.0 * x as f64 / n);
         md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
             generation,
             player,
             s.games,
@@ -226,6 +239,11 @@ pub fn write_report(
                 "-".into()
             },
         );
+        md += &match (ratios, player.as_str()) {
+            (false, _) => "\n".to_string(),
+            (true, "teacher") => " - |\n".to_string(),
+            (true, _) => format!(" {:.2} |\n", s.attacker_search_ratio),
+        };
     }
     md += &format!(
         "\nEach candidate (the network trained on generation g's data is generation g+1), measured directly: against generation 0 at {} simulations and against `{}` at equal time per move ({} pairs each, the same openings every generation), and against the network that played its data (the gating match). Elo from paired games with 95% intervals; W-D-L per side from the candidate's view.\n\n",

@@ -70,6 +70,15 @@ pub struct SelfplaySummary {
     pub batches: u64,
     #[serde(default)]
     pub workers: u64,
+    /// The attackers' simulations over the defenders' in these games
+    /// (`selfplay.attacker_search_ratio`, or what `[side_budgets]` made of it); 1 in summaries
+    /// written before it existed.
+    #[serde(default = "equal_budgets")]
+    pub attacker_search_ratio: f64,
+}
+
+fn equal_budgets() -> f64 {
+    1.0
 }
 
 impl SelfplaySummary {
@@ -109,6 +118,7 @@ impl SelfplaySummary {
             evaluations: run.evaluations,
             batches: run.batches,
             workers: run.workers,
+            attacker_search_ratio: 1.0,
         })
     }
 }

@@ -53,11 +53,7 @@ impl Game {
     fn plan_search(&mut self, cfg: &SelfplayConfig) {
         self.full =
             cfg.full_search_fraction >= 1.0 || self.rng.random::<f32>() < cfg.full_search_fraction;
-        let target = if self.full {
-            cfg.simulations
-        } else {
-            cfg.fast_simulations
-        };
+        let target = cfg.simulations_for(self.position.side_to_move(), self.full);
         let search = self.search_config(cfg);
         self.search
             .restart(search, Budget::Nodes(target), &mut self.rng);
@@ -198,5 +194,43 @@ pub fn winner_name(outcome: &Outcome) -> &'static str {
         Some(Side::Attackers) => "attackers",
         Some(Side::Defenders) => "defenders",
         None => "draw",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn each_side_searches_its_share_of_the_budget() {
+        let cfg = SelfplayConfig {
+            simulations: 16,
+            fast_simulations: 4,
+            full_search_fraction: 1.0,
+            attacker_search_ratio: 4.0,
+            ..SelfplayConfig::default()
+        };
+        let variant = Variant::load("brandubh").expect("preset");
+        let start = Position::start(&variant);
+        assert_eq!(start.side_to_move(), Side::Attackers);
+        // ratio 4: the attackers search 2 * 4 / 5 of the simulations, the defenders 2 / 5
+        let game = Game::new(0, &start, 1, &cfg);
+        assert_eq!(game.search.budget(), Budget::Nodes(26));
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        let mut after = start.clone();
+        after.play_unchecked(moves[0]);
+        let game = Game::new(0, &after, 1, &cfg);
+        assert_eq!(game.search.budget(), Budget::Nodes(6));
+        // equal budgets: the configured count for either side
+        let equal = SelfplayConfig {
+            attacker_search_ratio: 1.0,
+            ..cfg
+        };
+        assert_eq!(
+            Game::new(0, &after, 1, &equal).search.budget(),
+            Budget::Nodes(16)
+        );
     }
 }

@@ -538,3 +538,43 @@ fn a_run_continues_a_trained_network_grows_it_and_never_shrinks_it() {
         "{message}"
     );
 }
+
+#[test]
+fn side_budgets_give_the_side_that_loses_more_search_the_next_generation() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
+    let mut cfg = tiny(2);
+    cfg.side_budgets = tavlei::pipeline::config::SideBudgets {
+        target_attacker_share: 0.99,
+        step: 2.0,
+        max_ratio: 8.0,
+    };
+    let records = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("two generations");
+    let first = &records[0].selfplay;
+    assert_eq!(
+        first.attacker_search_ratio, 1.0,
+        "generation 0 plays the config's"
+    );
+    assert!(first.attacker_wins < first.games, "{first:?}");
+    let expected = cfg
+        .side_budgets
+        .next_ratio(1.0, first.attacker_wins, first.draws, first.games) as f32;
+    let second = records[1].selfplay.attacker_search_ratio;
+    assert_eq!(second, expected as f64);
+    assert!(
+        second > 1.0,
+        "the attackers fell short of the target: {second}"
+    );
+    // the games of generation 1 were played with it: its summary on disk says so, and the
+    // report shows the column
+    let on_disk: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(generation_dir(&run, 1).join("selfplay.json")).expect("summary"),
+    )
+    .expect("json");
+    assert_eq!(on_disk["attacker_search_ratio"].as_f64(), Some(second));
+    let summary =
+        tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
+            .expect("report");
+    assert!(summary.contains("attackers' search ratio"), "{summary}");
+    assert!(summary.contains(&format!(" {second:.2} |")), "{summary}");
+}

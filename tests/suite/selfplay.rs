@@ -16,6 +16,7 @@ fn tiny_config(gumbel: bool) -> SelfplayConfig {
         simulations: 12,
         fast_simulations: 4,
         full_search_fraction: 0.5,
+        attacker_search_ratio: 1.0,
         concurrent_games: 4,
         lanes: 1,
         workers: 1,

@@ -12,7 +12,7 @@ use crate::pipeline::summary::SelfplaySummary;
 use crate::pipeline::timing::{self, Stopwatch};
 use crate::rules::Position;
 use crate::search::{Evaluator, RolloutEvaluator};
-use crate::selfplay::{generate_shards_on_workers, shard_count, Seats};
+use crate::selfplay::{generate_shards_on_workers, shard_count, Seats, SelfplayConfig};
 
 /// A generation's self-play as `tavlei selfplay` would play it: a runner elsewhere (a cluster)
 /// that writes these shards into `out` gives the bytes the pipeline itself would write.
@@ -120,6 +120,7 @@ pub(crate) fn selfplay_stage(
     }
     let watch = Stopwatch::start();
     progress.stage(g, "self-play", cfg.games_per_generation);
+    let selfplay = &generation_selfplay(cfg, run, g)?;
     let seed = cfg.seed ^ (g as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     if let Some(runner) = runner {
         let job = SelfplayJob {
@@ -129,7 +130,7 @@ pub(crate) fn selfplay_stage(
             rollouts: (player == Player::Bootstrap).then_some((cfg.bootstrap_rollouts, cfg.seed)),
             games: cfg.games_per_generation,
             seed,
-            config: &cfg.selfplay,
+            config: selfplay,
             out: &data,
         };
         runner
@@ -141,7 +142,7 @@ pub(crate) fn selfplay_stage(
     }
     let variant = start.variant().name();
     // one evaluator for each lane: a lane's forward passes never wait for another's
-    let evaluators = (0..cfg.selfplay.lanes.max(1))
+    let evaluators = (0..selfplay.lanes.max(1))
         .map(|_| -> Result<Box<dyn Evaluator + Send>, PipelineError> {
             Ok(match player {
                 Player::Bootstrap => {
@@ -156,20 +157,43 @@ pub(crate) fn selfplay_stage(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut bar = SelfplayBar(progress, 0);
-    let shards = 0..shard_count(cfg.games_per_generation, &cfg.selfplay);
+    let shards = 0..shard_count(cfg.games_per_generation, selfplay);
     let s = generate_shards_on_workers(
         start,
         evaluators,
         seats,
-        &cfg.selfplay,
+        selfplay,
         cfg.games_per_generation,
         seed,
         &data,
         shards,
         &mut bar,
     )?;
-    let s = SelfplaySummary::of(&data, variant, &s)?;
+    let mut s = SelfplaySummary::of(&data, variant, &s)?;
+    s.attacker_search_ratio = selfplay.attacker_search_ratio as f64;
     write_json(&summary_path, &s)?;
     timing::record(run, Some(g), "selfplay", watch.stop())?;
     Ok(s)
+}
+
+/// Generation `g`'s self-play settings: the config's, with the attackers' search ratio that
+/// `[side_budgets]` makes of the previous generation's (read from its summary, so a resumed run
+/// plays the ratio it would have played).
+fn generation_selfplay(
+    cfg: &PipelineConfig,
+    run: &Path,
+    g: u32,
+) -> Result<SelfplayConfig, PipelineError> {
+    let mut selfplay = cfg.selfplay.clone();
+    if !cfg.side_budgets.on() || g == 0 {
+        return Ok(selfplay);
+    }
+    let previous = generation_dir(run, g - 1).join("selfplay.json");
+    if let Some(p) = read_json::<SelfplaySummary>(&previous)? {
+        let ratio =
+            cfg.side_budgets
+                .next_ratio(p.attacker_search_ratio, p.attacker_wins, p.draws, p.games);
+        selfplay.attacker_search_ratio = ratio as f32;
+    }
+    Ok(selfplay)
 }

@@ -151,6 +151,11 @@ impl Search {
         &self.cfg
     }
 
+    /// What this move's search may spend.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
     /// Simulations this search has run.
     pub fn simulations(&self) -> u32 {
         self.done
