@@ -11,7 +11,7 @@ use super::rate::SelfplayRate;
 use super::summary::GenerationRecord;
 use super::timing::{read_book, time_table};
 use crate::atomic;
-use crate::eval::matches::{MatchReport, Wdl};
+use crate::eval::matches::{Ends, MatchReport, Wdl};
 use crate::eval::stats::EloEstimate;
 use crate::report::plot::{line_chart, Picture, Point, Series};
 use crate::train::metrics::read_rows;
@@ -31,6 +31,15 @@ fn elo_text(e: &crate::eval::stats::EloEstimate) -> String {
 
 fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
+}
+
+/// W-D-L and how the wins ended (`3-0-7 (king_captured 2, repetition 1)`): a win by the
+/// opponent's repetition is not an attack. Reports older than end reasons give W-D-L alone.
+fn wdl_ends(w: &Wdl, ends: &Ends) -> String {
+    if ends.wins.is_empty() {
+        return wdl(w);
+    }
+    format!("{} ({})", wdl(w), Ends::describe(&ends.wins))
 }
 
 /// A point of a direct-Elo series: finite centre, half the interval as the error bar (an
@@ -256,8 +265,8 @@ pub fn write_report(
             m.map_or(["-".to_string(), "-".into(), "-".into()], |m| {
                 [
                     elo_text(&m.elo_pairs),
-                    wdl(&m.as_attacker),
-                    wdl(&m.as_defender),
+                    wdl_ends(&m.as_attacker, &m.ends.attacking),
+                    wdl_ends(&m.as_defender, &m.ends.defending),
                 ]
             })
         };

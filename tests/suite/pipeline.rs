@@ -1,6 +1,7 @@
 //! The self-play loop on a tiny configuration: every stage leaves its files, the report and plots
 //! are written, and a rerun resumes instead of starting over.
 
+use tavlei::eval::matches::Ends;
 use tavlei::pipeline::ladder::generation_ladder;
 use tavlei::pipeline::run::{generation_dir, model_path};
 use tavlei::pipeline::{run_pipeline, PipelineConfig, PipelineProgress};
@@ -149,6 +150,26 @@ fn generations_run_report_and_resume() {
         "{text}"
     );
     assert!(text.contains("| gen 2 | "), "{text}");
+    // each side's W-D-L says how its wins ended (a win by repetition is not an attack)
+    let mut described = 0;
+    for m in records
+        .iter()
+        .flat_map(|r| [&r.against_first, &r.against_anchor])
+        .flatten()
+    {
+        for (w, ends) in [
+            (&m.as_attacker, &m.ends.attacking),
+            (&m.as_defender, &m.ends.defending),
+        ] {
+            let mut cell = format!("{}-{}-{}", w.wins, w.draws, w.losses);
+            if w.wins > 0 {
+                cell += &format!(" ({})", Ends::describe(&ends.wins));
+                described += 1;
+            }
+            assert!(text.contains(&format!("| {cell} |")), "{cell}: {text}");
+        }
+    }
+    assert!(described > 0, "no candidate won a game: {text}");
     // without gating every candidate is taken, and the table says so instead of "yes"
     assert!(
         text.contains("| no gating |") && !text.contains("| yes |"),
