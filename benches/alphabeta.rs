@@ -3,9 +3,10 @@
 //! Throughput is in nodes: criterion's "elem/s" reads as nodes per second. Each search runs
 //! without and with a quiescence search of 4 plies (`-q4`), whose nodes count too.
 //!
-//! `alphabeta_learned`: nodes per second on Copenhagen with the compiled evaluation and with a
-//! learned one (`ab:B:nnue=FILE`, the committed generation-1 network `LEARNED`), same depth, one
-//! thread, each counted by its own search's nodes (the two evaluations grow different trees).
+//! `alphabeta_learned`: nodes per second on Copenhagen with the compiled evaluation, with a
+//! learned one (`ab:B:nnue=FILE`, the committed generation-1 network `LEARNED`) and with both
+//! (the hybrid of `configs/alphabeta/hybrid.toml` attacking), same depth, one thread, each
+//! counted by its own search's nodes (the evaluations grow different trees).
 //!
 //! `alphabeta_time`: the wall time of one move at a 20 ms limit as a match plays it (the table
 //! cleared, then the search) and of the search alone, against the 20 ms the opponent gets: what
@@ -70,16 +71,21 @@ fn learned_nodes_per_second(c: &mut Criterion) {
     for quiescence in [0, 4] {
         let mut config = AlphaBetaConfig::default();
         config.search.quiescence = quiescence;
-        for learned in [false, true] {
+        // the hybrid adds the compiled evaluation at weight 4 while attacking (the start's
+        // side to move), as configs/alphabeta/hybrid.toml does: both evaluations at every leaf
+        for eval in ["compiled", "learned", "hybrid"] {
+            let mut config = config.clone();
+            if eval == "hybrid" {
+                config.search.blend_attacking = 4.0;
+            }
             let agent = || {
                 let ab = AlphaBeta::new(config.clone(), 1);
-                match learned {
-                    true => ab.with_learned(LearnedEval::new(network.clone())),
-                    false => ab,
+                match eval {
+                    "compiled" => ab,
+                    _ => ab.with_learned(LearnedEval::new(network.clone())),
                 }
             };
             let nodes = agent().search(&start, Limit::Depth(depth)).nodes;
-            let eval = if learned { "learned" } else { "compiled" };
             let id = format!("{eval}-depth{depth}-q{quiescence}");
             println!("alphabeta_learned copenhagen {id}: {nodes} nodes per search");
             group.throughput(Throughput::Elements(nodes));

@@ -408,6 +408,14 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.500 | +0 [-46, +46] | 0-0-10 | 10-0-0 |",
         "| 0.350 | -108 [-244, +2] | 0-0-10 | 7-0-3 |",
         "| 0.475 | -17 [-74, +38] | 0-0-10 | 9-1-0 |",
+        // the hybrid (configs/alphabeta/hybrid.toml) and the compiled alpha-beta's own reference
+        "| 0.760 | +200 [+132, +286] | 34-3-13 | 40-1-9 | encirclement 12, king_captured 8, no_legal_moves 14 |",
+        "| 0.475 | -17 [-106, +69] | 0-1-9 | 9-0-1 | none |",
+        "| 0.600 | +70 [-79, +254] | 5-2-3 | 5-2-3 |",
+        "| 0.725 | +168 [-15, +609] | 6-1-3 | 8-0-2 |",
+        "| 0.850 | +301 [+107, +inf] | 8-1-1 | 8-1-1 |",
+        "| `ab:t=200ms` | `ab:t=200ms` | 10 | 0.600 | +70 [-94, +277] | 7-0-3 | 5-0-5 |",
+        "copenhagen/gen3-s1/blend-screens/side4.0, copenhagen/gen3-s1/vs-ab-200ms, copenhagen/gen3-s1/vs-ab-200ms-quiescence",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }
