@@ -416,6 +416,10 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.850 | +301 [+107, +inf] | 8-1-1 | 8-1-1 |",
         "| `ab:t=200ms` | `ab:t=200ms` | 10 | 0.600 | +70 [-94, +277] | 7-0-3 | 5-0-5 |",
         "copenhagen/gen3-s1/blend-screens/side4.0, copenhagen/gen3-s1/vs-ab-200ms, copenhagen/gen3-s1/vs-ab-200ms-quiescence",
+        "| 0.680 | +131 [+72, +198] | 21-4-25 | 45-0-5 | encirclement 9, king_captured 7, no_legal_moves 5 |",
+        "| 0.600 | +70 [-26, +179] | 2-0-8 | 10-0-0 |",
+        "| 0.500 | +0 [-106, +106] | 1-0-9 | 9-0-1 | repetition 1 |",
+        "(copenhagen/gen3-s1/vs-ab-200ms-hybrid, copenhagen/gen3-s1/vs-ab-200ms-hybrid-quiescence): the same openings",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }

@@ -93,7 +93,7 @@ impl Default for SearchSettings {
 /// The repository's settings files, built into the binary so that their names work from any
 /// directory (the balance study's default agent names one); a file at that path, where there is
 /// one, is read instead.
-const BUILT_IN: [(&str, &str); 4] = [
+const BUILT_IN: [(&str, &str); 5] = [
     (
         "configs/alphabeta/quiescence.toml",
         include_str!("../../../configs/alphabeta/quiescence.toml"),
@@ -109,6 +109,10 @@ const BUILT_IN: [(&str, &str); 4] = [
     (
         "configs/alphabeta/hybrid.toml",
         include_str!("../../../configs/alphabeta/hybrid.toml"),
+    ),
+    (
+        "configs/alphabeta/hybrid-quiescence.toml",
+        include_str!("../../../configs/alphabeta/hybrid-quiescence.toml"),
     ),
 ];
 
