@@ -121,23 +121,11 @@ fn a_leaf_is_scored_by_the_network_for_the_side_to_move() {
     let pos = random_position(&variant, 3, 10);
     let found = search.search(&pos, Limit::Depth(1));
     assert!(found.score.abs() < WIN_BOUND);
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let best = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            let score = match child.outcome() {
-                Some(_) => i32::MAX,
-                None => -network
-                    .evaluate_cells(child.cells(), child.side_to_move())
-                    .clamp(-EVAL_LIMIT, EVAL_LIMIT),
-            };
-            score
-        })
-        .max()
-        .expect("moves");
+    let best = best_child(&pos, |child| {
+        network
+            .evaluate_cells(child.cells(), child.side_to_move())
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    });
     assert_eq!(found.score, best);
 }
 
@@ -185,30 +173,38 @@ fn a_blended_leaf_adds_the_compiled_score_at_the_root_sides_weight() {
     let pos = random_position(&variant, 3, 10);
     assert_eq!(pos.side_to_move(), Side::Attackers);
     let found = blended.search(&pos, Limit::Depth(1));
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    let best = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.play_unchecked(mv);
-            if child.outcome().is_some() {
-                return i32::MAX;
-            }
-            let learned = network
-                .evaluate_cells(child.cells(), child.side_to_move())
-                .clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            let compiled = plain.evaluate(&child);
-            -((learned as f32 + 0.5 * 2.0 * compiled as f32 / 600.0 * 1000.0)
-                .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32) as i32)
-        })
-        .max()
-        .expect("moves");
+    let best = best_child(&pos, |child| {
+        let learned = network
+            .evaluate_cells(child.cells(), child.side_to_move())
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let compiled = plain.evaluate(child);
+        (learned as f32 + 0.5 * 2.0 * compiled as f32 / 600.0 * 1000.0)
+            .clamp(-EVAL_LIMIT as f32, EVAL_LIMIT as f32) as i32
+    });
     assert!(
         (found.score - best).abs() <= 1,
         "{} against {best}",
         found.score
     );
+}
+
+/// What a depth-1 search from `pos` should find: the best child by `score` (the child's static
+/// score for its side to move, negated), a finished game counting as a win.
+fn best_child(pos: &Position, mut score: impl FnMut(&Position) -> i32) -> i32 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            match child.outcome() {
+                Some(_) => i32::MAX,
+                None => -score(&child),
+            }
+        })
+        .max()
+        .expect("moves")
 }
 
 fn save(network: &Network, dir: &Path, name: &str) -> String {
