@@ -220,13 +220,15 @@ pub fn write_report(
         let player = r
             .player
             .map_or("pure MCTS".to_string(), |p| format!("gen {p}"));
-        std::iter::once((r.generation, player, &r.selfplay)).chain(
+        // the search ratio is self-play's; a teacher (alpha-beta) has none
+        let ratio = Some(r.selfplay.attacker_search_ratio);
+        std::iter::once((r.generation, player, &r.selfplay, ratio)).chain(
             r.teacher
                 .as_ref()
-                .map(|t| (r.generation, "teacher".to_string(), t)),
+                .map(|t| (r.generation, "teacher".to_string(), t, None)),
         )
     });
-    for (generation, player, s) in rows {
+    for (generation, player, s, ratio) in rows {
         let n = s.games.max(1) as f64;
         let pct = |x: u64| format!("{:.0}%", 100.0 * x as f64 / n);
         md += &format!(
@@ -248,10 +250,10 @@ pub fn write_report(
                 "-".into()
             },
         );
-        md += &match (ratios, player.as_str()) {
+        md += &match (ratios, ratio) {
             (false, _) => "\n".to_string(),
-            (true, "teacher") => " - |\n".to_string(),
-            (true, _) => format!(" {:.2} |\n", s.attacker_search_ratio),
+            (true, None) => " - |\n".to_string(),
+            (true, Some(r)) => format!(" {r:.2} |\n"),
         };
     }
     md += &format!(
