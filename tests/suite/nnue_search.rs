@@ -411,10 +411,13 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.725 | +168 [-15, +609] | 6-1-3 | 8-0-2 |",
         "| 0.850 | +301 [+107, +inf] | 8-1-1 | 8-1-1 |",
         "| `ab:t=200ms` | `ab:t=200ms` | 10 | 0.600 | +70 [-94, +277] | 7-0-3 | 5-0-5 |",
-        "copenhagen/gen3-s1/blend-screens/side4.0, copenhagen/gen3-s1/vs-ab-200ms, copenhagen/gen3-s1/vs-ab-200ms-quiescence",
+        "copenhagen/gen3-s1/blend-screens/side4.0, copenhagen/gen3-s1/threats-screen/vs-ab-200ms-hq-threats, copenhagen/gen3-s1/vs-ab-200ms, copenhagen/gen3-s1/vs-ab-200ms-quiescence",
         "| 0.680 | +131 [+72, +198] | 21-4-25 | 45-0-5 | encirclement 9, king_captured 7, no_legal_moves 5 |",
         "| 0.600 | +70 [-26, +179] | 2-0-8 | 10-0-0 |",
         "| 0.500 | +0 [-106, +106] | 1-0-9 | 9-0-1 | repetition 1 |",
+        // the quiescence hybrid at 1 s on a third set of openings, and with escape threats at 200 ms
+        "| 0.500 | +0 [-117, +117] | 1-1-8 | 8-1-1 | no_legal_moves 1 |",
+        "| 0.675 | +127 [+16, +272] | 4-1-5 | 9-0-1 | encirclement 1, king_captured 2, no_legal_moves 1 |",
         "(copenhagen/gen3-s1/vs-ab-200ms-hybrid, copenhagen/gen3-s1/vs-ab-200ms-hybrid-quiescence): the same openings",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
