@@ -204,3 +204,32 @@ fn every_stated_hash_and_openings_claim_holds() {
         "{said}"
     );
 }
+
+/// `experiments/learning/core-hours/table.md` and its plot are what `table.py` makes from the
+/// committed match files, and the table reads each run's own time books (a network's cost is
+/// the CPU of the generations before it).
+#[test]
+fn the_strength_per_core_hour_table_is_its_script() {
+    let run = std::process::Command::new("python3")
+        .arg("experiments/learning/core-hours/table.py")
+        .arg("--check")
+        .output()
+        .expect("python3 runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let table =
+        std::fs::read_to_string("experiments/learning/core-hours/table.md").expect("the table");
+    for figure in [
+        // base, seed 1, at 1,500 CPU seconds: its network, what it cost, and both anchors
+        "| base | 1 | 1500 | 35 | 1472 (0.41) | 0.550, +35 [-121, +207]; att 4-0-6 (king captured 3, no legal moves 1), def 7-0-3 (king escaped 7) | 0.250, -191 [-421, -57]; att 0-0-10, def 5-0-5 (king escaped 5) |",
+        "| wide | 1 | 1500 | 10 | 1387 (0.39) |",
+        "| base | 2 | 2250 | 65 | 2248 (0.62) | 0.800, +241 [+93, +596]; att 7-0-3 (king captured 7), def 9-0-1 (king escaped 9) |",
+        // the seeds side by side, never pooled
+        "| base | 2250 | 0.775 (0.750, 0.800) | 0.375 (0.250, 0.500) |",
+    ] {
+        assert!(table.contains(figure), "table.md lacks `{figure}`");
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Strength per core-hour on Tablut (issue 44, item 1): one arm of the table, one seed.
+# The recipe of the shipped Tablut network (configs/pipeline/tablut-model.toml) on one core
+# (no overlap, one thread), with 120 self-play and 40 teacher games a generation so that short
+# budgets still hold several generations, and the pipeline's own evaluation cut to a token (the
+# anchors are played by score.sh on chosen checkpoints instead). The run goes on generation by
+# generation (the pipeline resumes and only more generations may be asked for) until the CPU
+# seconds of its self-play, teacher games and training reach BUDGET; evaluation is not counted.
+#   [BUDGET=2250] [RUNS=runs/core-hours] experiments/learning/core-hours/run.sh ARM SEED
+# Arms, each one change from base (the recipe, 3x32): wide (6x64), mid (4x48), gumbel (Gumbel root
+# search at 16 / 8 simulations), reuse2 and reuse8 (training samples per new sample, 4 in base),
+# window10k (the replay window starts at 10,000 samples instead of 40,000 and grows as before).
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+BIN=${TAVLEI_BIN:-./target/release/tavlei}
+BUDGET=${BUDGET:-2250}
+RUNS=${RUNS:-runs/core-hours}
+OUT=experiments/learning/core-hours
+arm=${1:?arm}
+seed=${2:?seed}
+declare -A EDIT=(
+  [base]=''
+  [wide]='s/^blocks = 3/blocks = 6/; s/^channels = 32/channels = 64/'
+  [mid]='s/^blocks = 3/blocks = 4/; s/^channels = 32/channels = 48/'
+  [gumbel]='s/^gumbel = false/gumbel = true/; s/^simulations = 96/simulations = 16/; s/^fast_simulations = 24/fast_simulations = 8/'
+  [reuse2]='s/^reuse = 4.0/reuse = 2.0/'
+  [reuse8]='s/^reuse = 4.0/reuse = 8.0/'
+  [window10k]='s/^window_min = 40000/window_min = 10000/'
+)
+[ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
+name=$arm-seed$seed
+run=$RUNS/$name
+mkdir -p "$RUNS" "$OUT/$name"
+cfg=$OUT/$name/config.toml
+# one edit list for every arm; `generations` is rewritten below as the run grows
+COMMON="s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/;
+  s/^games_per_generation = .*/games_per_generation = 120/;
+  /^\[teacher\]/,\$ s/^games = .*/games = 40/;
+  /^\[eval\]/,/^\[/ { s/^pairs = .*/pairs = 1/; s/^anchor_pairs = .*/anchor_pairs = 1/; s/^every = .*/every = 1000/; s/^ladder_pairs = .*/ladder_pairs = 0/; s/^concurrent = .*/concurrent = 2/ }"
+spent() { # CPU seconds of self-play, teacher games and training over the run's generations
+  python3 - "$run" <<'PY'
+import glob, json, sys
+total = 0.0
+for f in glob.glob(sys.argv[1] + "/gen-*/time.json"):
+    book = json.load(open(f))
+    total += sum(v["cpu"] for k, v in book.items() if k.split("_")[0] in ("selfplay", "teacher", "train"))
+print(int(total))
+PY
+}
+gens=0
+[ -f "$run/state.json" ] && gens=$(python3 -c "import json; print(json.load(open('$run/state.json'))['generations_done'])")
+while [ "$(spent)" -lt "$BUDGET" ]; do
+  gens=$((gens + 1))
+  sed -e "$COMMON" -e "s/^generations = .*/generations = $gens/" configs/pipeline/tablut-model.toml > "$cfg.base"
+  sed -e "${EDIT[$arm]}" "$cfg.base" > "$cfg"
+  if [ -n "${EDIT[$arm]}" ] && cmp -s "$cfg" "$cfg.base"; then echo "$arm: the edit changed nothing" >&2; exit 1; fi
+  rm "$cfg.base"
+  echo "== $name generation $gens ($(date +%H:%M), $(spent) s spent)"
+  RAYON_NUM_THREADS=1 "$BIN" --threads 1 --torch-threads 1 pipeline --config "$cfg" --run-dir "$run" --balance-games 0 > /dev/null
+done
+cp "$run/summary.md" "$OUT/$name/"
+for g in "$run"/gen-*; do
+  mkdir -p "$OUT/$name/$(basename "$g")"
+  for f in selfplay.json teacher.json train.json time.json; do
+    [ -f "$g/$f" ] && cp "$g/$f" "$OUT/$name/$(basename "$g")/"
+  done
+done
+echo "$name: $gens generations, $(spent) CPU seconds"
