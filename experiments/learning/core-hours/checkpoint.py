@@ -2,11 +2,11 @@
 
 Generation k's network (gen-k/model.safetensors) is made by the self-play, teacher games and
 training of generations 0..k-1, so its cost is the sum of those stages' CPU seconds in their
-time.json files (evaluation is not counted). Prints k (0: none within the budget), or with
---cost the CPU seconds behind generation k.
+time.json files (evaluation is not counted). Prints k (0: none within the budget); with
+--spent, the CPU seconds of the run's finished generations (what run.sh holds to its budget).
 
     python3 checkpoint.py RUN_DIR BUDGET
-    python3 checkpoint.py --cost RUN_DIR K
+    python3 checkpoint.py --spent RUN_DIR
 """
 import json
 import os
@@ -44,7 +44,7 @@ def newest_within(run, budget):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--cost":
-        print(round(costs(sys.argv[2])[int(sys.argv[3])]))
+    if sys.argv[1] == "--spent":
+        print(int(costs(sys.argv[2])[-1]))
     else:
         print(newest_within(sys.argv[1], float(sys.argv[2])))

@@ -38,14 +38,7 @@ COMMON="s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/;
   /^\[teacher\]/,\$ s/^games = .*/games = 40/;
   /^\[eval\]/,/^\[/ { s/^pairs = .*/pairs = 1/; s/^anchor_pairs = .*/anchor_pairs = 1/; s/^every = .*/every = 1000/; s/^ladder_pairs = .*/ladder_pairs = 0/; s/^concurrent = .*/concurrent = 2/ }"
 spent() { # CPU seconds of self-play, teacher games and training over the run's generations
-  python3 - "$run" <<'PY'
-import glob, json, sys
-total = 0.0
-for f in glob.glob(sys.argv[1] + "/gen-*/time.json"):
-    book = json.load(open(f))
-    total += sum(v["cpu"] for k, v in book.items() if k.split("_")[0] in ("selfplay", "teacher", "train"))
-print(int(total))
-PY
+  python3 "$OUT/checkpoint.py" --spent "$run"
 }
 gens=0
 [ -f "$run/state.json" ] && gens=$(python3 -c "import json; print(json.load(open('$run/state.json'))['generations_done'])")
