@@ -22,6 +22,7 @@ mod pipeline;
 mod selfplay;
 mod serve;
 mod serve_defences;
+mod tables;
 // the server tests' running server and client, shared by both files
 #[path = "../common/server.rs"]
 mod server;

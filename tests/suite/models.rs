@@ -210,18 +210,10 @@ fn every_stated_hash_and_openings_claim_holds() {
 /// the CPU of the generations before it).
 #[test]
 fn the_strength_per_core_hour_table_is_its_script() {
-    let run = std::process::Command::new("python3")
-        .arg("experiments/learning/core-hours/table.py")
-        .arg("--check")
-        .output()
-        .expect("python3 runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let table = crate::tables::checked_table(
+        "experiments/learning/core-hours/table.py",
+        "experiments/learning/core-hours/table.md",
     );
-    let table =
-        std::fs::read_to_string("experiments/learning/core-hours/table.md").expect("the table");
     for figure in [
         // base, seed 1, at 1,500 CPU seconds: its network, what it cost, and both anchors
         "| base | 1 | 1500 | 35 | 1472 (0.41) | 0.550, +35 [-121, +207]; att 4-0-6 (king captured 3, no legal moves 1), def 7-0-3 (king escaped 7) | 0.250, -191 [-421, -57]; att 0-0-10, def 5-0-5 (king escaped 5) |",

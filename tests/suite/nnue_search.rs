@@ -342,19 +342,8 @@ fn a_learned_labeler_scores_each_position_by_its_own_search() {
 /// the figures the READMEs quote are in it.
 #[test]
 fn the_learned_evaluations_match_table_is_its_scripts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let run = std::process::Command::new("python3")
-        .arg(root.join("experiments/nnue/table.py"))
-        .arg("--check")
-        .current_dir(root)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let table = std::fs::read_to_string(root.join("experiments/nnue/results.md")).expect("table");
+    let table =
+        crate::tables::checked_table("experiments/nnue/table.py", "experiments/nnue/results.md");
     for figure in [
         "| 0.770 | +210 [+148, +287] | 33-2-15 | 43-0-7 | king_captured 33 |",
         "| 0.700 | +147 [+83, +223] | 34-0-16 | 35-2-13 |",
