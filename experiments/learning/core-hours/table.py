@@ -47,6 +47,7 @@ def results():
     out = []
     for run in sorted(p for p in HERE.iterdir() if p.is_dir() and "-seed" in p.name):
         arm, seed = run.name.split("-seed")
+        made = checkpoint.costs(str(run))  # what each generation's network cost
         for mark_dir in sorted(run.glob("mark-*"), key=lambda p: int(p.name[5:])):
             matches = {}
             for a, _ in ANCHORS:
@@ -56,8 +57,7 @@ def results():
                 continue  # being played
             net = next(m["a"] for m in matches.values() if m is not None)
             generation = int(net.split("/gen-")[1].split("/")[0])
-            cost = checkpoint.costs(str(run))[generation]
-            out.append((arm, int(seed), int(mark_dir.name[5:]), generation, cost, matches))
+            out.append((arm, int(seed), int(mark_dir.name[5:]), generation, made[generation], matches))
     return out
 
 
