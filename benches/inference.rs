@@ -2,26 +2,29 @@
 //! forward pass runs: `nn::threads::DenormalsFlushed`), batch 1, 8 and 64, through
 //! `Network::evaluate` (encoding and read-back included):
 //! the module as trained (`module`), batch norm folded into the convolutions (`folded`), and
-//! folded with channels-last weights and input (`folded-cl`, what `NetworkEvaluator` runs).
+//! folded with channels-last weights and input (`folded-cl`, what `NetworkEvaluator` runs), and
+//! both folded forms in bf16 (`folded-bf16`, `folded-cl-bf16`: `nn::Precision`).
 //! Throughput is in positions. PyTorch's side of the same question (bf16, TorchScript) is
 //! `benches/inference_torch.py` (`make bench-inference`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use tavlei::nn::folded::FoldedNet;
 use tavlei::nn::threads::flushed;
-use tavlei::nn::Network;
+use tavlei::nn::{Network, Precision};
 use tavlei::rules::{Position, Variant};
 
 fn inference(c: &mut Criterion) {
     let mut group = c.benchmark_group("inference");
     group.sample_size(20);
-    for variant in ["brandubh", "tavlei", "copenhagen"] {
+    for variant in ["brandubh", "tablut", "tavlei", "copenhagen"] {
         let v = Variant::load(variant).expect("preset");
         let path = format!("models/{variant}.safetensors");
         let net = Network::load(path.as_ref(), Some(variant), tch::Device::Cpu)
             .expect("the shipped network");
         let folded = FoldedNet::of(&net.net, false);
         let folded_cl = FoldedNet::of(&net.net, true);
+        let bf16 = FoldedNet::with_precision(&net.net, false, Precision::Bf16);
+        let bf16_cl = FoldedNet::with_precision(&net.net, true, Precision::Bf16);
         // positions a few plies apart, as a search's leaves are
         let mut positions = Vec::new();
         let mut pos = Position::start(&v);
@@ -48,12 +51,18 @@ fn inference(c: &mut Criterion) {
                         .expect("evaluates")
                 })
             });
-            group.bench_function(id("folded-cl"), |b| {
-                b.iter(|| {
-                    net.evaluate_with(&refs, &|x| flushed(|| folded_cl.forward(x)))
-                        .expect("evaluates")
-                })
-            });
+            for (name, folded) in [
+                ("folded-cl", &folded_cl),
+                ("folded-bf16", &bf16),
+                ("folded-cl-bf16", &bf16_cl),
+            ] {
+                group.bench_function(id(name), |b| {
+                    b.iter(|| {
+                        net.evaluate_with(&refs, &|x| flushed(|| folded.forward(x)))
+                            .expect("evaluates")
+                    })
+                });
+            }
         }
     }
     group.finish();

@@ -151,7 +151,7 @@ pub fn selfplay(args: SelfplayArgs) -> Result<()> {
                 let device = args.device.resolve()?;
                 let net = Network::load(path, Some(v.name()), device)
                     .with_context(|| format!("loading {}", path.display()))?;
-                Box::new(NetworkEvaluator::new(net))
+                Box::new(NetworkEvaluator::with_precision(net, cfg.precision))
             }
             (None, Some(n)) => Box::new(RolloutEvaluator::new(
                 n,

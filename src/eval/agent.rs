@@ -12,7 +12,8 @@
 //!   instead of the weights, e.g. `ab:t=200ms:nnue=models/copenhagen.nnue`.
 //!
 //! A network agent's spec may end in `:leaf=K`: its search gathers up to K leaves per network
-//! call (`SearchConfig::leaf_batch`), whatever the command's `--leaf-batch` says.
+//! call (`SearchConfig::leaf_batch`), whatever the command's `--leaf-batch` says; and then in
+//! `:bf16`: its forward passes run in bf16 (`nn::Precision`), e.g. `net:a.safetensors:96:bf16`.
 //!
 //! A time budget is wall-clock time per move; the arena then plays each game alone on a worker
 //! of its own, so that the clock measures only that game's search (see `arena`).
@@ -21,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::nn::NetworkEvaluator;
-use crate::nn::{CheckpointError, Network};
+use crate::nn::{CheckpointError, Network, Precision};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, SpecFiles};
 use crate::search::{parse_duration, Budget, Evaluator, RolloutEvaluator, SearchConfig};
 
@@ -31,7 +32,7 @@ pub const RETIRED_IN: &str = "56237c3";
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K, an ab agent in :eval=FILE and :nnue=FILE)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K and :bf16, an ab agent in :eval=FILE and :nnue=FILE)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -76,6 +77,8 @@ pub struct AgentSpec {
     pub uct_only: bool,
     /// `:leaf=K`: leaves per network call, over the shared search settings.
     pub leaf_batch: Option<usize>,
+    /// `:bf16`: the network's forward passes in bf16 (f32 otherwise).
+    pub precision: Precision,
     /// `ab:B:eval=FILE`: the alpha-beta settings (weights) of FILE instead of the compiled ones.
     pub alphabeta_config: Option<PathBuf>,
     /// `ab:B:nnue=FILE`: a learned evaluation (`.nnue`) scores the leaves instead of the weights.
@@ -118,13 +121,23 @@ impl AgentSpec {
             })
         };
         let mut parts: Vec<&str> = text.split(':').collect();
+        let is_network = |parts: &[&str]| {
+            parts
+                .first()
+                .is_some_and(|&f| f == "net" || f.starts_with("gumbel"))
+        };
+        let precision = if parts.last() == Some(&"bf16") {
+            if !is_network(&parts) {
+                return Err(bad("only network agents take :bf16"));
+            }
+            parts.pop();
+            Precision::Bf16
+        } else {
+            Precision::F32
+        };
         let leaf_batch =
             match parts.last().and_then(|p| p.strip_prefix("leaf=")) {
-                Some(k)
-                    if parts
-                        .first()
-                        .is_some_and(|&f| f == "net" || f.starts_with("gumbel")) =>
-                {
+                Some(k) if is_network(&parts) => {
                     parts.pop();
                     Some(k.parse::<usize>().ok().filter(|&k| k > 0).ok_or_else(|| {
                         bad(&format!("`leaf={k}` is not a positive count of leaves"))
@@ -167,6 +180,7 @@ impl AgentSpec {
             gumbel,
             uct_only,
             leaf_batch,
+            precision,
             alphabeta_config,
             nnue,
             text: text.to_string(),
@@ -193,6 +207,9 @@ impl AgentSpec {
             Some(k) => format!("{text}:leaf={k}"),
             None => text,
         };
+        if self.precision == Precision::Bf16 {
+            text = format!("{text}:bf16");
+        }
         if let Some(file) = &self.alphabeta_config {
             text = format!("{text}:eval={}", file.display());
         }
@@ -297,7 +314,10 @@ impl Agent {
                         source,
                     }
                 })?;
-                Some(Box::new(NetworkEvaluator::new(net)))
+                Some(Box::new(NetworkEvaluator::with_precision(
+                    net,
+                    spec.precision,
+                )))
             }
         };
         let alphabeta = match spec.kind {
@@ -395,6 +415,17 @@ mod tests {
         );
         assert_eq!(l.with_simulations(32).text, "net:a.safetensors:32:leaf=8");
         assert_eq!(t.search_config(&SearchConfig::default()).leaf_batch, None);
+        assert_eq!(t.precision, Precision::F32);
+        let b = AgentSpec::parse("net:a.safetensors:t=100ms:leaf=8:bf16").expect("ok");
+        assert_eq!((b.leaf_batch, b.precision), (Some(8), Precision::Bf16));
+        assert_eq!(
+            b.with_simulations(32).text,
+            "net:a.safetensors:32:leaf=8:bf16"
+        );
+        assert_eq!(
+            AgentSpec::parse("gumbel:a:16:bf16").expect("ok").precision,
+            Precision::Bf16
+        );
         let t = AgentSpec::parse("mcts:t=1.5s").expect("ok");
         assert_eq!(t.time(), Some(Duration::from_millis(1500)));
         let ab = AgentSpec::parse("ab:3").expect("ok");
@@ -453,6 +484,10 @@ mod tests {
             "net:a:32:leaf=x",
             "mcts:32:leaf=4",
             "ab:3:leaf=2",
+            "ab:3:bf16",
+            "mcts:32:bf16",
+            "net:a:32:bf16:leaf=8",
+            "net:a:32:bf16:bf16",
         ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }

@@ -3,7 +3,7 @@
 
 use super::folded::FoldedNet;
 use super::threads::flushed;
-use super::Network;
+use super::{Network, Precision};
 use crate::encode::policy::{policy_index, policy_size};
 use crate::numeric::softmax;
 use crate::rules::{Move, Position};
@@ -12,7 +12,8 @@ use crate::search::{Evaluation, Evaluator, Request};
 /// The policy-value network, one batch per call, through its folded form (`nn::folded`): an
 /// evaluator serves weights that no longer change. Small batches run channels-last, large ones
 /// in the default layout: each the faster in `benches/inference.rs` (batch 1: 1.3-1.7x the
-/// module with channels-last, 1.0-1.2x without; batch 64: the other way round).
+/// module with channels-last, 1.0-1.2x without; batch 64: the other way round). Both run in the
+/// evaluator's `Precision`.
 pub struct NetworkEvaluator {
     pub network: Network,
     small_batches: FoldedNet,
@@ -23,10 +24,15 @@ pub struct NetworkEvaluator {
 const SMALL_BATCH: usize = 8;
 
 impl NetworkEvaluator {
+    /// Forward passes in f32, as trained.
     pub fn new(network: Network) -> NetworkEvaluator {
+        NetworkEvaluator::with_precision(network, Precision::F32)
+    }
+
+    pub fn with_precision(network: Network, precision: Precision) -> NetworkEvaluator {
         NetworkEvaluator {
-            small_batches: FoldedNet::of(&network.net, true),
-            large_batches: FoldedNet::of(&network.net, false),
+            small_batches: FoldedNet::with_precision(&network.net, true, precision),
+            large_batches: FoldedNet::with_precision(&network.net, false, precision),
             network,
         }
     }
@@ -76,7 +82,11 @@ impl Evaluator for NetworkEvaluator {
 
     fn describe(&self) -> String {
         let meta = &self.network.meta;
-        format!("network {} (step {})", meta.architecture, meta.step)
+        let precision = self.small_batches.precision();
+        format!(
+            "network {} (step {}, {precision})",
+            meta.architecture, meta.step
+        )
     }
 }
 

@@ -2,11 +2,13 @@
 //! scale into the weights, its shift into a bias), so a forward pass runs one op where it ran
 //! two, and the convolutions' weights laid out channels-last for oneDNN. Built once from trained
 //! weights (`NetworkEvaluator::new`); its outputs agree with `PolicyValueNet::forward` in eval
-//! mode to float rounding (tested below). Measured in `benches/inference.rs`.
+//! mode to float rounding (tested below), or in bf16 (`Precision`) to bf16 rounding. Measured
+//! in `benches/inference.rs`.
 
 use tch::{Kind, Tensor};
 
 use super::model::{ConvBn, PolicyValueNet, BN_EPSILON};
+use super::precision::Precision;
 
 /// The same `[N, C, H, W]` tensor with channels-last strides.
 fn channels_last(t: &Tensor) -> Tensor {
@@ -21,7 +23,7 @@ struct FoldedConv {
 }
 
 impl FoldedConv {
-    fn of(c: &ConvBn, last: bool) -> FoldedConv {
+    fn of(c: &ConvBn, last: bool, kind: Kind) -> FoldedConv {
         let bn = &c.bn;
         let gamma = bn
             .ws
@@ -32,8 +34,9 @@ impl FoldedConv {
             .as_ref()
             .map_or_else(|| bn.running_mean.zeros_like(), Tensor::shallow_clone);
         let scale = gamma / (&bn.running_var + BN_EPSILON).sqrt();
-        let weight = &c.conv.ws * scale.view([-1, 1, 1, 1]);
-        let bias = beta - &bn.running_mean * &scale;
+        // folded in f32, then rounded once to the inference kind
+        let weight = (&c.conv.ws * scale.view([-1, 1, 1, 1])).to_kind(kind);
+        let bias = (beta - &bn.running_mean * &scale).to_kind(kind);
         FoldedConv {
             weight: if last { channels_last(&weight) } else { weight },
             bias,
@@ -58,18 +61,26 @@ pub struct FoldedNet {
     value_hidden: (Tensor, Option<Tensor>),
     value_out: (Tensor, Option<Tensor>),
     channels_last: bool,
-}
-
-fn copy(t: &Tensor) -> Tensor {
-    t.detach().copy()
+    precision: Precision,
 }
 
 impl FoldedNet {
     /// The folded form of `net`'s current weights (copied: later training does not reach it),
-    /// its convolutions channels-last when `channels_last`.
+    /// its convolutions channels-last when `channels_last`, in f32.
     pub fn of(net: &PolicyValueNet, channels_last: bool) -> FoldedNet {
+        FoldedNet::with_precision(net, channels_last, Precision::F32)
+    }
+
+    /// The same with weights and activations in `precision` (outputs always f32).
+    pub fn with_precision(
+        net: &PolicyValueNet,
+        channels_last: bool,
+        precision: Precision,
+    ) -> FoldedNet {
+        let kind = precision.kind();
         tch::no_grad(|| {
-            let fold = |c: &ConvBn| FoldedConv::of(c, channels_last);
+            let fold = |c: &ConvBn| FoldedConv::of(c, channels_last, kind);
+            let copy = |t: &Tensor| t.detach().to_kind(kind).copy();
             let linear = |ws: &Tensor, bs: &Option<Tensor>| (copy(ws), bs.as_ref().map(copy));
             FoldedNet {
                 stem: fold(&net.stem),
@@ -81,16 +92,24 @@ impl FoldedNet {
                 value_hidden: linear(&net.value_hidden.ws, &net.value_hidden.bs),
                 value_out: linear(&net.value_out.ws, &net.value_out.bs),
                 channels_last,
+                precision,
             }
         })
     }
 
-    /// Policy logits and values, as `PolicyValueNet::forward(x, false)` gives them.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// Policy logits and values, as `PolicyValueNet::forward(x, false)` gives them (f32
+    /// whatever the precision).
     pub fn forward(&self, x: &Tensor) -> (Tensor, Tensor) {
+        let kind = self.precision.kind();
+        let x = x.to_kind(kind);
         let x = if self.channels_last {
-            channels_last(x)
+            channels_last(&x)
         } else {
-            x.shallow_clone()
+            x
         };
         let mut h = self.stem.forward(&x).relu();
         for (a, b) in &self.blocks {
@@ -104,17 +123,18 @@ impl FoldedNet {
         let squares = pf
             .conv2d(ws, bs.as_ref(), [1, 1], [0, 0], [1, 1], 1)
             .reshape([n, -1]);
-        let pooled = pf.mean_dim(&[2i64, 3][..], false, Kind::Float);
+        let pooled = pf.mean_dim(&[2i64, 3][..], false, kind);
         let global = pooled.linear(&self.policy_global.0, self.policy_global.1.as_ref());
-        let policy = Tensor::cat(&[squares, global], 1);
+        let policy = Tensor::cat(&[squares, global], 1).to_kind(Kind::Float);
         let vf = self.value_features.forward(&h).relu();
         let v = vf
-            .mean_dim(&[2i64, 3][..], false, Kind::Float)
+            .mean_dim(&[2i64, 3][..], false, kind)
             .linear(&self.value_hidden.0, self.value_hidden.1.as_ref())
             .relu()
             .linear(&self.value_out.0, self.value_out.1.as_ref())
             .tanh()
-            .reshape([n]);
+            .reshape([n])
+            .to_kind(Kind::Float);
         (policy, v)
     }
 }
@@ -152,5 +172,60 @@ mod tests {
         let (p0, _) = tch::no_grad(|| fresh.net.forward(&x, false));
         let (p1, _) = tch::no_grad(|| FoldedNet::of(&fresh.net, true).forward(&x));
         assert!((&p0 - p1).abs().max().double_value(&[]) < 1e-4);
+    }
+
+    /// Positions a few plies apart along one line of play per start, as a search's leaves are.
+    fn positions(variant: &str, n: usize) -> Vec<crate::rules::Position> {
+        let v = crate::rules::Variant::load(variant).expect("preset");
+        let mut out = Vec::new();
+        let mut pos = crate::rules::Position::start(&v);
+        let mut moves = Vec::new();
+        for k in 0..n {
+            out.push(pos.clone());
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                pos = crate::rules::Position::start(&v);
+                continue;
+            }
+            pos.play_unchecked(moves[(k * 7 + k / 3) % moves.len()]);
+        }
+        out
+    }
+
+    /// bf16 rounds weights and activations to 8 significant bits: on positions of play its
+    /// priors and values stay close to f32's (the bounds hold with room on the shipped
+    /// networks), but are not f32's (the pass really ran in bf16).
+    #[test]
+    fn the_bf16_network_agrees_with_f32_to_bf16_rounding() {
+        for variant in ["brandubh", "tablut", "copenhagen"] {
+            let path = format!("models/{variant}.safetensors");
+            let net = Network::load(path.as_ref(), None, tch::Device::Cpu).expect("shipped");
+            let positions = positions(variant, 64);
+            let refs: Vec<_> = positions.iter().collect();
+            let f32 = FoldedNet::of(&net.net, false);
+            let (p0, v0) = net.evaluate_with(&refs, &|x| f32.forward(x)).expect("f32");
+            for last in [false, true] {
+                let bf16 = FoldedNet::with_precision(&net.net, last, Precision::Bf16);
+                let (p1, v1) = net
+                    .evaluate_with(&refs, &|x| bf16.forward(x))
+                    .expect("bf16");
+                let priors = |p: &[f32]| {
+                    let t = Tensor::from_slice(p).view([refs.len() as i64, -1]);
+                    t.softmax(1, Kind::Float)
+                };
+                let dp = (priors(&p0) - priors(&p1)).abs().max().double_value(&[]);
+                let dv = v0
+                    .iter()
+                    .zip(&v1)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f32::max);
+                eprintln!("{variant} {last}: priors {dp} values {dv}");
+                assert!(dp < 0.02 && dv < 0.03, "{variant} {last}: {dp} {dv}");
+                assert!(
+                    dp > 0.0 && dv > 0.0,
+                    "{variant} {last}: bf16 gave f32's outputs"
+                );
+            }
+        }
     }
 }

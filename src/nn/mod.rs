@@ -8,9 +8,11 @@ pub mod folded;
 pub mod grow;
 pub mod model;
 pub mod onnx;
+pub mod precision;
 pub mod seeded;
 pub mod threads;
 
 pub use checkpoint::{CheckpointError, CheckpointMeta, Network};
 pub use evaluator::NetworkEvaluator;
 pub use model::Architecture;
+pub use precision::Precision;

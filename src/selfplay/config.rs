@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, Invalid, Settings};
+use crate::nn::Precision;
 use crate::rules::Side;
 use crate::search::SearchConfig;
 
@@ -45,6 +46,11 @@ pub struct SelfplayConfig {
     pub temperature_plies: u32,
     /// Evaluations kept in the cache (0 disables it).
     pub cache_size: usize,
+    /// The number format of the network's forward passes (`nn::Precision`): bf16 is faster
+    /// where the CPU has bf16 instructions, and rounds priors and values a little. Absent: f32,
+    /// as trained.
+    #[serde(default)]
+    pub precision: Precision,
     pub search: SearchConfig,
 }
 
@@ -62,6 +68,7 @@ impl Default for SelfplayConfig {
             temperature: 1.0,
             temperature_plies: 16,
             cache_size: 200_000,
+            precision: Precision::F32,
             search: SearchConfig::default(),
         }
     }

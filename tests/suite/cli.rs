@@ -661,6 +661,51 @@ fn selfplay_with_a_teacher_writes_shards_that_data_inspect_reads() {
     }
 }
 
+/// `precision = "bf16"` in a self-play config reaches the network that plays (its description
+/// names the precision), and its games are written and read back like f32's.
+#[test]
+fn selfplay_in_bf16_says_so_and_writes_readable_games() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let config = std::fs::read_to_string("configs/selfplay.toml").expect("the documented config");
+    for precision in ["f32", "bf16"] {
+        let cfg = tmp.path().join(format!("{precision}.toml"));
+        let text = config.replace(
+            "precision = \"f32\"",
+            &format!("precision = \"{precision}\""),
+        );
+        let text = text.replace("simulations = 64", "simulations = 8");
+        std::fs::write(&cfg, text).expect("writes");
+        let out = tmp.path().join(precision);
+        let printed = stdout(&tavlei(&[
+            "selfplay",
+            "--variant",
+            "brandubh",
+            "--model",
+            "models/brandubh.safetensors",
+            "--config",
+            cfg.to_str().expect("utf-8"),
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            out.to_str().expect("utf-8"),
+        ]));
+        assert!(
+            printed.contains("2 games of brandubh with network 3x48 (step"),
+            "{printed}"
+        );
+        assert!(printed.contains(&format!(", {precision})")), "{printed}");
+        let stats = json_lines(&stdout(&tavlei(&[
+            "data",
+            "inspect",
+            out.to_str().expect("utf-8"),
+            "--json",
+        ])));
+        assert_eq!(stats[0]["games"], 2, "{stats:?}");
+    }
+}
+
 #[test]
 fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
     let dir = tempfile::tempdir().expect("tempdir");

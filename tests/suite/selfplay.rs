@@ -24,6 +24,7 @@ fn tiny_config(gumbel: bool) -> SelfplayConfig {
         temperature: 1.0,
         temperature_plies: 6,
         cache_size: 10_000,
+        precision: tavlei::nn::Precision::F32,
         search: SearchConfig {
             gumbel,
             gumbel_actions: 8,

@@ -148,11 +148,10 @@ pub(crate) fn selfplay_stage(
                 Player::Bootstrap => {
                     Box::new(RolloutEvaluator::new(cfg.bootstrap_rollouts, cfg.seed))
                 }
-                Player::Network(p) => Box::new(NetworkEvaluator::new(Network::load(
-                    &model_path(run, p),
-                    Some(variant),
-                    device,
-                )?)),
+                Player::Network(p) => Box::new(NetworkEvaluator::with_precision(
+                    Network::load(&model_path(run, p), Some(variant), device)?,
+                    selfplay.precision,
+                )),
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -1,0 +1,66 @@
+//! The number format of a network's forward passes at inference: `f32` as trained, or `bf16`
+//! (bfloat16 weights and activations, results read back as f32). bf16 halves the bytes a
+//! convolution moves and runs on the CPU's bf16 dot-product instructions (avx512_bf16) where
+//! there are some; its outputs differ from f32's by bf16 rounding (8 significant bits), so it is
+//! a choice a run makes and reports (`benches/inference.rs` measures both), never a silent one.
+
+use serde::{Deserialize, Serialize};
+use tch::Kind;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    #[default]
+    F32,
+    Bf16,
+}
+
+impl Precision {
+    /// The tensor kind of weights and activations.
+    pub fn kind(self) -> Kind {
+        match self {
+            Precision::F32 => Kind::Float,
+            Precision::Bf16 => Kind::BFloat16,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::Bf16 => "bf16",
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Precision, String> {
+        match text {
+            "f32" => Ok(Precision::F32),
+            "bf16" => Ok(Precision::Bf16),
+            other => Err(format!("precision `{other}` is neither f32 nor bf16")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_back_and_others_are_refused() {
+        for p in [Precision::F32, Precision::Bf16] {
+            assert_eq!(p.name().parse::<Precision>(), Ok(p));
+            assert_eq!(serde_json::to_string(&p).expect("json"), format!("\"{p}\""));
+        }
+        let err = "fp16".parse::<Precision>().expect_err("not a precision");
+        assert!(err.contains("fp16"), "{err}");
+    }
+}
