@@ -497,4 +497,16 @@ mod tests {
         assert_eq!(AgentSpec::parse(&timed.text).expect("ok"), timed);
         assert!(AgentSpec::parse("gumbel-old:a:8").is_err());
     }
+
+    /// `:bf16` reaches the network that plays: the loaded evaluator describes its precision.
+    #[test]
+    fn a_bf16_agent_evaluates_in_bf16() {
+        for (spec, precision) in [("", "f32"), (":bf16", "bf16")] {
+            let spec = AgentSpec::parse(&format!("net:models/brandubh.safetensors:8{spec}"))
+                .expect("parses");
+            let agent = Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("loads");
+            let described = agent.evaluator.as_ref().expect("a network").describe();
+            assert!(described.ends_with(&format!(", {precision})")), "{described}");
+        }
+    }
 }
