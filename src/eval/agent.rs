@@ -506,7 +506,10 @@ mod tests {
                 .expect("parses");
             let agent = Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("loads");
             let described = agent.evaluator.as_ref().expect("a network").describe();
-            assert!(described.ends_with(&format!(", {precision})")), "{described}");
+            assert!(
+                described.ends_with(&format!(", {precision})")),
+                "{described}"
+            );
         }
     }
 }
