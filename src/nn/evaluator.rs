@@ -10,18 +10,18 @@ use crate::rules::{Move, Position};
 use crate::search::{Evaluation, Evaluator, Request};
 
 /// The policy-value network, one batch per call, through its folded form (`nn::folded`): an
-/// evaluator serves weights that no longer change. Small batches run channels-last, large ones
-/// in the default layout: each the faster in `benches/inference.rs` (batch 1: 1.3-1.7x the
-/// module with channels-last, 1.0-1.2x without; batch 64: the other way round). Both run in the
-/// evaluator's `Precision`.
+/// evaluator serves weights that no longer change. Each batch runs in the form that is fastest at
+/// its size in `benches/inference.rs` (one thread): in f32, channels-last up to 8 positions and
+/// the default layout above (batch 1: 1.3-1.7x the module with channels-last, 1.0-1.2x without;
+/// batch 64: the other way round); in bf16, channels-last from 2 positions (Copenhagen 3x32:
+/// 1.4x f32 at batch 8, 2.1x at 64), and a lone position in f32 channels-last, where bf16 is
+/// about half as fast (`experiments/network-speed/bf16/`).
 pub struct NetworkEvaluator {
     pub network: Network,
-    small_batches: FoldedNet,
-    large_batches: FoldedNet,
+    precision: Precision,
+    /// (largest batch, form), by growing batch size; the last form takes every larger batch.
+    forms: Vec<(usize, FoldedNet)>,
 }
-
-/// Batches up to this size run channels-last.
-const SMALL_BATCH: usize = 8;
 
 impl NetworkEvaluator {
     /// Forward passes in f32, as trained.
@@ -30,11 +30,31 @@ impl NetworkEvaluator {
     }
 
     pub fn with_precision(network: Network, precision: Precision) -> NetworkEvaluator {
+        let form = |channels_last, p| FoldedNet::with_precision(&network.net, channels_last, p);
+        let forms = match precision {
+            Precision::F32 => vec![
+                (8, form(true, Precision::F32)),
+                (usize::MAX, form(false, Precision::F32)),
+            ],
+            Precision::Bf16 => vec![
+                (1, form(true, Precision::F32)),
+                (usize::MAX, form(true, Precision::Bf16)),
+            ],
+        };
         NetworkEvaluator {
-            small_batches: FoldedNet::with_precision(&network.net, true, precision),
-            large_batches: FoldedNet::with_precision(&network.net, false, precision),
             network,
+            precision,
+            forms,
         }
+    }
+
+    /// The form that runs a batch of `n` positions.
+    fn form(&self, n: usize) -> &FoldedNet {
+        let fits = self.forms.iter().find(|(largest, _)| n <= *largest);
+        &fits
+            .or(self.forms.last())
+            .expect("an evaluator has forms")
+            .1
     }
 }
 
@@ -60,13 +80,7 @@ impl Evaluator for NetworkEvaluator {
         let (logits, values) = self
             .network
             .evaluate_with(&positions, &|x| {
-                flushed(|| {
-                    if positions.len() <= SMALL_BATCH {
-                        self.small_batches.forward(x)
-                    } else {
-                        self.large_batches.forward(x)
-                    }
-                })
+                flushed(|| self.form(positions.len()).forward(x))
             })
             .unwrap_or_else(|e| panic!("{e}"));
         let p = policy_size(size);
@@ -82,7 +96,7 @@ impl Evaluator for NetworkEvaluator {
 
     fn describe(&self) -> String {
         let meta = &self.network.meta;
-        let precision = self.small_batches.precision();
+        let precision = self.precision;
         format!(
             "network {} (step {}, {precision})",
             meta.architecture, meta.step
@@ -149,7 +163,7 @@ mod tests {
             // the folded network's pass without the guard: the denormals count
             let (logits, _) = evaluator
                 .network
-                .evaluate_with(&[&pos], &|x| evaluator.small_batches.forward(x))
+                .evaluate_with(&[&pos], &|x| evaluator.form(1).forward(x))
                 .expect("evaluates");
             let ieee = spread(&legal_softmax(&logits, &moves, v.size));
             // the search's evaluator, then the module as trained (`Network::evaluate`)
@@ -178,5 +192,40 @@ mod tests {
             (false, 1.5e-39),
             "the thread keeps IEEE floats after them"
         );
+    }
+
+    /// A bf16 evaluator runs a lone position in f32 (bf16 is slower there) and larger batches
+    /// in bf16: its priors for one position are f32's exactly, and within bf16 rounding of
+    /// them, but not equal, in a batch of several.
+    #[test]
+    fn a_bf16_evaluator_runs_batches_of_two_and_more_in_bf16() {
+        let v = Variant::load("tablut").expect("preset");
+        let net = || Network::load("models/tablut.safetensors".as_ref(), None, tch::Device::Cpu);
+        let mut f32 = NetworkEvaluator::new(net().expect("shipped"));
+        let mut bf16 = NetworkEvaluator::with_precision(net().expect("shipped"), Precision::Bf16);
+        let mut pos = Position::start(&v);
+        let mut batch = Vec::new();
+        let mut moves = Vec::new();
+        for k in 0..4 {
+            pos.legal_moves(&mut moves);
+            batch.push((pos.clone(), moves.clone()));
+            pos.play_unchecked(moves[k * 5 % moves.len()]);
+        }
+        let requests: Vec<_> = batch.iter().map(|(p, m)| (p, m.as_slice())).collect();
+        let priors = |e: &mut NetworkEvaluator, r: &[Request<'_>]| -> Vec<Vec<f32>> {
+            e.evaluate(r).into_iter().map(|x| x.priors).collect()
+        };
+        assert_eq!(
+            priors(&mut bf16, &requests[..1]),
+            priors(&mut f32, &requests[..1])
+        );
+        let (a, b) = (priors(&mut bf16, &requests), priors(&mut f32, &requests));
+        let largest = a
+            .iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0f32, f32::max);
+        assert!(largest > 0.0 && largest < 0.02, "{largest}");
     }
 }

@@ -97,10 +97,6 @@ impl FoldedNet {
         })
     }
 
-    pub fn precision(&self) -> Precision {
-        self.precision
-    }
-
     /// Policy logits and values, as `PolicyValueNet::forward(x, false)` gives them (f32
     /// whatever the precision).
     pub fn forward(&self, x: &Tensor) -> (Tensor, Tensor) {
