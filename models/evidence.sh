@@ -15,7 +15,9 @@ new=$run/gen-$(printf %03d "$gen")/model.safetensors
 t=${EVIDENCE_TIME:-20ms}
 time_pairs=${EVIDENCE_TIME_PAIRS:-100}
 mkdir -p "$out"
-cp "$run/summary.md" "$run/ladder.json" "$run/config.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
+cp "$run/summary.md" "$run/config.json" "$run/elo.svg" "$run/attacker_rate.svg" "$run/losses.svg" "$out/"
+# a run without the closing ladder (eval.ladder_pairs = 0) has no ladder.json
+[ -f "$run/ladder.json" ] && cp "$run/ladder.json" "$out/"
 for plot in elo attacker_rate losses; do [ -f "$run/$plot.png" ] && cp "$run/$plot.png" "$out/"; done
 for g in "$run"/gen-*; do
   for f in selfplay.json teacher.json train.json time.json match.json vs-gen0.json vs-anchor.json; do
