@@ -6,10 +6,13 @@
 # anchors are played by score.sh on chosen checkpoints instead). The run goes on generation by
 # generation (the pipeline resumes and only more generations may be asked for) until the CPU
 # seconds of its self-play, teacher games and training reach BUDGET; evaluation is not counted.
-#   [BUDGET=2250] [RUNS=runs/core-hours] experiments/learning/core-hours/run.sh ARM SEED
+# VARIANT (default tablut) plays the same recipe on another preset, its records in VARIANT/ here
+# and its runs in RUNS/VARIANT/.
+#   [VARIANT=tablut] [BUDGET=2250] [RUNS=runs/core-hours] experiments/learning/core-hours/run.sh ARM SEED
 # Arms, each one change from base (the recipe, 3x32): wide (6x64), mid (4x48), gumbel (Gumbel root
 # search at 16 / 8 simulations), reuse2 and reuse8 (training samples per new sample, 4 in base),
-# window10k (the replay window starts at 10,000 samples instead of 40,000 and grows as before).
+# window10k (the replay window starts at 10,000 samples instead of 40,000 and grows as before),
+# bf16 (self-play's forward passes in bf16: the same games cost fewer core-seconds).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
@@ -26,14 +29,18 @@ declare -A EDIT=(
   [reuse2]='s/^reuse = 4.0/reuse = 2.0/'
   [reuse8]='s/^reuse = 4.0/reuse = 8.0/'
   [window10k]='s/^window_min = 40000/window_min = 10000/'
+  [bf16]='/^cache_size = /a precision = "bf16"'
 )
 [ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
+VARIANT=${VARIANT:-tablut}
 name=$arm-seed$seed
+here=$OUT
+[ "$VARIANT" = tablut ] || { here=$OUT/$VARIANT; RUNS=$RUNS/$VARIANT; }
 run=$RUNS/$name
-mkdir -p "$RUNS" "$OUT/$name"
-cfg=$OUT/$name/config.toml
+mkdir -p "$RUNS" "$here/$name"
+cfg=$here/$name/config.toml
 # one edit list for every arm; `generations` is rewritten below as the run grows
-COMMON="s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/;
+COMMON="s/^variant = .*/variant = \"$VARIANT\"/; s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/;
   s/^games_per_generation = .*/games_per_generation = 120/;
   /^\[teacher\]/,\$ s/^games = .*/games = 40/;
   /^\[eval\]/,/^\[/ { s/^pairs = .*/pairs = 1/; s/^anchor_pairs = .*/anchor_pairs = 1/; s/^every = .*/every = 1000/; s/^ladder_pairs = .*/ladder_pairs = 0/; s/^concurrent = .*/concurrent = 2/ }"
@@ -51,11 +58,11 @@ while [ "$(spent)" -lt "$BUDGET" ]; do
   echo "== $name generation $gens ($(date +%H:%M), $(spent) s spent)"
   RAYON_NUM_THREADS=1 "$BIN" --threads 1 --torch-threads 1 pipeline --config "$cfg" --run-dir "$run" --balance-games 0 > /dev/null
 done
-cp "$run/summary.md" "$OUT/$name/"
+cp "$run/summary.md" "$here/$name/"
 for g in "$run"/gen-*; do
-  mkdir -p "$OUT/$name/$(basename "$g")"
+  mkdir -p "$here/$name/$(basename "$g")"
   for f in selfplay.json teacher.json train.json time.json; do
-    [ -f "$g/$f" ] && cp "$g/$f" "$OUT/$name/$(basename "$g")/"
+    [ -f "$g/$f" ] && cp "$g/$f" "$here/$name/$(basename "$g")/"
   done
 done
 echo "$name: $gens generations, $(spent) CPU seconds"

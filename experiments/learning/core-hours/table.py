@@ -18,8 +18,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import checkpoint  # noqa: E402
 
-ANCHORS = [("net", "the shipped Tablut network at 100 ms"), ("ab", "ab:t=100ms")]
-COLOURS = {"base": "#1f77b4", "wide": "#d62728"}
+ANCHORS = [("net", "the first Tablut network at 100 ms"), ("ab", "ab:t=100ms")]
+COLOURS = {"base": "#1f77b4", "wide": "#d62728", "bf16": "#2ca02c"}
 
 
 def record(side, ends):
