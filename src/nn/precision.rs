@@ -38,14 +38,19 @@ impl std::fmt::Display for Precision {
     }
 }
 
-impl std::str::FromStr for Precision {
-    type Err = String;
+/// A precision name that is neither `f32` nor `bf16`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("precision `{0}` is neither f32 nor bf16")]
+pub struct UnknownPrecision(pub String);
 
-    fn from_str(text: &str) -> Result<Precision, String> {
+impl std::str::FromStr for Precision {
+    type Err = UnknownPrecision;
+
+    fn from_str(text: &str) -> Result<Precision, UnknownPrecision> {
         match text {
             "f32" => Ok(Precision::F32),
             "bf16" => Ok(Precision::Bf16),
-            other => Err(format!("precision `{other}` is neither f32 nor bf16")),
+            other => Err(UnknownPrecision(other.to_string())),
         }
     }
 }
@@ -61,6 +66,6 @@ mod tests {
             assert_eq!(serde_json::to_string(&p).expect("json"), format!("\"{p}\""));
         }
         let err = "fp16".parse::<Precision>().expect_err("not a precision");
-        assert!(err.contains("fp16"), "{err}");
+        assert!(err.to_string().contains("fp16"), "{err}");
     }
 }
