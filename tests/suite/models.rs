@@ -224,4 +224,13 @@ fn the_strength_per_core_hour_table_is_its_script() {
     ] {
         assert!(table.contains(figure), "table.md lacks `{figure}`");
     }
+    // the same recipe's Tavlei runs, checked by the same `--check`, against Tavlei's anchors
+    let tavlei = std::fs::read_to_string("experiments/learning/core-hours/tavlei/table.md")
+        .expect("the Tavlei table");
+    for figure in [
+        "| base | 2 | 3375 | 68 | 3371 (0.94) | 0.950, +512 [+253, inf]; att 9-0-1 (king captured 9), def 10-0-0 (king escaped 10) | 0.075, -436 [-inf, -242]; att 0-0-10, def 0-3-7 |",
+        "| base | 1500 | 0.838 (0.875, 0.800) | 0.162 (0.150, 0.175) |",
+    ] {
+        assert!(tavlei.contains(figure), "tavlei/table.md lacks `{figure}`");
+    }
 }

@@ -6,9 +6,10 @@ self-play, teacher games and training behind it) and its matches against the two
 Elo over pairs and the 95 % interval the match command computed, and each side's W-D-L with how
 the wins ended. Then per arm and mark the two seeds side by side: seeds are the replicates, so
 the arm's figure is their mean and their spread, never an interval over pooled games.
-Writes table.md and strength.svg next to this script; with --check, fails where they are not
-what the files give.
-    python3 experiments/learning/core-hours/table.py [--check]
+Writes table.md and strength.svg next to this script (for another variant's runs, in its
+directory here, e.g. tavlei/; without a VARIANT, for every variant with runs here); with
+--check, fails where they are not what the files give.
+    python3 experiments/learning/core-hours/table.py [--check] [VARIANT]
 """
 import json
 import pathlib
@@ -18,7 +19,9 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import checkpoint  # noqa: E402
 
-ANCHORS = [("net", "the first Tablut network at 100 ms"), ("ab", "ab:t=100ms")]
+# the network anchor of each variant's runs (score.sh plays them)
+NETWORK_ANCHOR = {"tablut": "the first Tablut network at 100 ms",
+                  "tavlei": "the Tavlei network of 2026-12-02 at 100 ms"}
 COLOURS = {"base": "#1f77b4", "wide": "#d62728", "bf16": "#2ca02c"}
 
 
@@ -42,15 +45,16 @@ def cell(m):
             f"def {record(m['as_defender'], m['ends']['defending'])}")
 
 
-def results():
-    """(arm, seed, mark, generation, cpu seconds, {anchor: match or None}) for every scored mark."""
+def results(where, anchors):
+    """(arm, seed, mark, generation, cpu seconds, {anchor: match or None}) for every scored mark
+    of the runs in `where`."""
     out = []
-    for run in sorted(p for p in HERE.iterdir() if p.is_dir() and "-seed" in p.name):
+    for run in sorted(p for p in where.iterdir() if p.is_dir() and "-seed" in p.name):
         arm, seed = run.name.split("-seed")
         made = checkpoint.costs(str(run))  # what each generation's network cost
         for mark_dir in sorted(run.glob("mark-*"), key=lambda p: int(p.name[5:])):
             matches = {}
-            for a, _ in ANCHORS:
+            for a, _ in anchors:
                 f = mark_dir / f"vs-{a}" / "match.json"
                 matches[a] = json.loads(f.read_text()) if f.is_file() else None
             if not any(matches.values()):
@@ -61,32 +65,32 @@ def results():
     return out
 
 
-def table(rows):
+def table(rows, anchors):
     lines = ["| arm | seed | mark (CPU s) | generation | its CPU s (core-hours) | "
-             + " | ".join(f"vs {label}" for _, label in ANCHORS) + " |",
-             "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in ANCHORS) + " |"]
+             + " | ".join(f"vs {label}" for _, label in anchors) + " |",
+             "| --- | --- | --- | --- | --- | " + " | ".join("---" for _ in anchors) + " |"]
     for arm, seed, mark, g, cost, matches in rows:
         lines.append(f"| {arm} | {seed} | {mark} | {g} | {cost:.0f} ({cost / 3600:.2f}) | "
-                     + " | ".join(cell(matches[a]) for a, _ in ANCHORS) + " |")
-    lines += ["", "| arm | mark (CPU s) | " + " | ".join(f"vs {label}: mean of the seeds (each seed)" for _, label in ANCHORS) + " |",
-              "| --- | --- | " + " | ".join("---" for _ in ANCHORS) + " |"]
+                     + " | ".join(cell(matches[a]) for a, _ in anchors) + " |")
+    lines += ["", "| arm | mark (CPU s) | " + " | ".join(f"vs {label}: mean of the seeds (each seed)" for _, label in anchors) + " |",
+              "| --- | --- | " + " | ".join("---" for _ in anchors) + " |"]
     for arm, mark in sorted({(r[0], r[2]) for r in rows}):
         cells = []
-        for a, _ in ANCHORS:
+        for a, _ in anchors:
             scores = [r[5][a]["score"] for r in rows if r[0] == arm and r[2] == mark and r[5][a]]
             cells.append(f"{sum(scores) / len(scores):.3f} ({', '.join(f'{s:.3f}' for s in scores)})" if scores else "—")
         lines.append(f"| {arm} | {mark} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
-def plot(rows):
+def plot(rows, anchors):
     """Score against core-hours, one panel an anchor: a dot per seed, a line through the means."""
     w, h, pad = 330, 260, 48
     hours = [r[4] / 3600 for r in rows] or [1.0]
     x_max = max(hours) * 1.1 or 1.0
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{len(ANCHORS) * w}" height="{h + 30}" font-family="sans-serif" font-size="11">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{len(anchors) * w}" height="{h + 30}" font-family="sans-serif" font-size="11">',
              '<rect width="100%" height="100%" fill="white"/>']
-    for i, (a, label) in enumerate(ANCHORS):
+    for i, (a, label) in enumerate(anchors):
         ox = i * w
 
         def x(v):
@@ -121,19 +125,34 @@ def plot(rows):
     return "\n".join(parts) + "\n"
 
 
+def made(variant):
+    """The directory of a variant's runs here, and the table and plot their files give."""
+    where = HERE if variant == "tablut" else HERE / variant
+    anchors = [("net", NETWORK_ANCHOR[variant]), ("ab", "ab:t=100ms")]
+    rows = results(where, anchors)
+    return where, {"table.md": table(rows, anchors), "strength.svg": plot(rows, anchors)}
+
+
 def main():
-    rows = results()
-    made = {"table.md": table(rows), "strength.svg": plot(rows)}
-    if "--check" in sys.argv[1:]:
-        stale = [name for name, text in made.items()
-                 if not (HERE / name).is_file() or (HERE / name).read_text() != text]
-        for name in stale:
-            print(f"{HERE / name} is not what table.py makes from the match files", file=sys.stderr)
-        return 1 if stale else 0
-    for name, text in made.items():
-        (HERE / name).write_text(text)
-    print(made["table.md"], end="")
-    return 0
+    args = [a for a in sys.argv[1:] if a != "--check"]
+    for variant in args:
+        if variant not in NETWORK_ANCHOR:
+            sys.exit(f"no runs of {variant} are scored here ({', '.join(NETWORK_ANCHOR)})")
+    # without a variant: every variant that has runs here
+    variants = args or [v for v in NETWORK_ANCHOR if v == "tablut" or (HERE / v).is_dir()]
+    stale = []
+    for variant in variants:
+        where, files = made(variant)
+        if "--check" in sys.argv[1:]:
+            stale += [where / name for name, text in files.items()
+                      if not (where / name).is_file() or (where / name).read_text() != text]
+            continue
+        for name, text in files.items():
+            (where / name).write_text(text)
+        print(files["table.md"], end="")
+    for path in stale:
+        print(f"{path} is not what table.py makes from the match files", file=sys.stderr)
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
