@@ -40,10 +40,7 @@ run=$RUNS/$name
 mkdir -p "$RUNS" "$here/$name"
 cfg=$here/$name/config.toml
 # one edit list for every arm; `generations` is rewritten below as the run grows
-COMMON="s/^variant = .*/variant = \"$VARIANT\"/; s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/;
-  s/^games_per_generation = .*/games_per_generation = 120/;
-  /^\[teacher\]/,\$ s/^games = .*/games = 40/;
-  /^\[eval\]/,/^\[/ { s/^pairs = .*/pairs = 1/; s/^anchor_pairs = .*/anchor_pairs = 1/; s/^every = .*/every = 1000/; s/^ladder_pairs = .*/ladder_pairs = 0/; s/^concurrent = .*/concurrent = 2/ }"
+COMMON="s/^variant = .*/variant = \"$VARIANT\"/; s/^seed = .*/seed = $seed/; s/^overlap = true/overlap = false/"
 spent() { # CPU seconds of self-play, teacher games and training over the run's generations
   python3 "$OUT/checkpoint.py" --spent "$run"
 }
@@ -51,7 +48,8 @@ gens=0
 [ -f "$run/state.json" ] && gens=$(python3 -c "import json; print(json.load(open('$run/state.json'))['generations_done'])")
 while [ "$(spent)" -lt "$BUDGET" ]; do
   gens=$((gens + 1))
-  sed -e "$COMMON" -e "s/^generations = .*/generations = $gens/" configs/pipeline/tablut-model.toml > "$cfg.base"
+  sed -e "$COMMON" -f "$OUT/shortened.sed" -e "s/^generations = .*/generations = $gens/" \
+    configs/pipeline/tablut-model.toml > "$cfg.base"
   sed -e "${EDIT[$arm]}" "$cfg.base" > "$cfg"
   if [ -n "${EDIT[$arm]}" ] && cmp -s "$cfg" "$cfg.base"; then echo "$arm: the edit changed nothing" >&2; exit 1; fi
   rm "$cfg.base"

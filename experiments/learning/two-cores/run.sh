@@ -3,7 +3,7 @@
 # recipe (configs/pipeline/tablut-model.toml, overlapped: training and teacher games beside the
 # next generation's self-play) with self-play in two lanes on every core (`lanes = 2`,
 # `workers = 0`) and bf16 forward passes, 120 self-play and 40 teacher games a generation, the
-# pipeline's own evaluation cut to a token as in ../core-hours/run.sh; nothing else may run on
+# pipeline's own evaluation cut to a token (../core-hours/shortened.sed); nothing else may run on
 # the machine. The summary's "cores busy on average" is the answer (copied here with config.toml).
 #   [GENERATIONS=8] [RUNS=runs] experiments/learning/two-cores/run.sh
 set -euo pipefail
@@ -12,12 +12,9 @@ BIN=${TAVLEI_BIN:-./target/release/tavlei}
 RUNS=${RUNS:-runs}
 out=experiments/learning/two-cores
 run=$RUNS/two-cores
-sed -e "s/^generations = .*/generations = ${GENERATIONS:-8}/;
-  s/^games_per_generation = .*/games_per_generation = 120/;
-  /^concurrent_games = /a lanes = 2\nworkers = 0
-  /^cache_size = /a precision = \"bf16\"
-  /^\[teacher\]/,\$ s/^games = .*/games = 40/;
-  /^\[eval\]/,/^\[/ { s/^pairs = .*/pairs = 1/; s/^anchor_pairs = .*/anchor_pairs = 1/; s/^every = .*/every = 1000/; s/^ladder_pairs = .*/ladder_pairs = 0/; s/^concurrent = .*/concurrent = 2/ }" \
+sed -e "s/^generations = .*/generations = ${GENERATIONS:-8}/" \
+  -f experiments/learning/core-hours/shortened.sed -e '/^concurrent_games = /a lanes = 2\nworkers = 0
+  /^cache_size = /a precision = "bf16"' \
   configs/pipeline/tablut-model.toml > "$out/config.toml"
 grep -q '^lanes = 2' "$out/config.toml" && grep -q '^overlap = true' "$out/config.toml"
 "$BIN" pipeline --config "$out/config.toml" --run-dir "$run" --balance-games 0 > /dev/null
