@@ -53,6 +53,7 @@ fn random_batch() -> Batch {
         policy,
         legal,
         value,
+        value_counts: Tensor::ones([BATCH], opts),
         reply: None,
     }
 }

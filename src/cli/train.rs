@@ -92,6 +92,12 @@ pub fn run(args: TrainArgs) -> Result<()> {
             String::new()
         }
     );
+    if summary.value_left_out > 0 {
+        println!(
+            "{} samples trained the policy only (their games ended for a reason in value_leave_out)",
+            summary.value_left_out
+        );
+    }
     if let Some((p, v)) = summary.last_train {
         println!("last train losses: policy {p:.4}, value {v:.4}");
     }

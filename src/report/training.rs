@@ -11,7 +11,8 @@ pub fn loss_chart(rows: &[Row], path: &Path) -> Result<(), PlotError> {
         name: name.into(),
         points: rows
             .iter()
-            .filter(|r| r.split == split)
+            // an interval without a value target that counted has a NaN value loss: no point
+            .filter(|r| r.split == split && f(r).is_finite())
             .map(|r| (r.step as f64, f(r), None))
             .collect(),
     };

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ConfigError, Invalid, Settings};
+use crate::rules::Reason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -60,6 +61,12 @@ pub struct TrainConfig {
     /// 0 (the default): no reply head.
     #[serde(default)]
     pub reply_weight: f64,
+    /// Games that ended for one of these reasons (`repetition`, `length_cap`, ...) train the
+    /// policy only: their samples are left out of the value loss, so a side is not taught that a
+    /// position is lost because the game later ended by the opponent's repetition, or drawn
+    /// because a cap cut it. Empty (the default): every game trains both heads.
+    #[serde(default)]
+    pub value_leave_out: Vec<Reason>,
     /// Random D4 symmetries of each sample, where the variant's rules allow them.
     pub augment: bool,
     /// bf16 autocast on CUDA (ignored on the CPU).
@@ -98,6 +105,7 @@ impl Default for TrainConfig {
             short_value_weight: 0.0,
             short_value_horizon: short_horizon(),
             reply_weight: 0.0,
+            value_leave_out: vec![],
             augment: true,
             mixed_precision: false,
             log_every: 10,
@@ -152,6 +160,11 @@ impl TrainConfig {
         }
     }
 
+    /// Whether a game that ended for `reason` (a sample's `reason`) trains the value head.
+    pub fn trains_value(&self, reason: &str) -> bool {
+        !self.value_leave_out.iter().any(|r| r.name() == reason)
+    }
+
     /// The learning rate at `step` (0-based).
     pub fn learning_rate_at(&self, step: u64) -> f64 {
         let base = self.learning_rate;
@@ -195,6 +208,25 @@ mod tests {
         };
         assert!((s.learning_rate_at(4) - 2e-3).abs() < 1e-12);
         assert!((s.learning_rate_at(9) - 2e-5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn value_leave_out_names_end_reasons() {
+        let text = toml::to_string(&TrainConfig::default()).expect("serialises");
+        let with = |list: &str| text.replace("value_leave_out = []", list);
+        let read: TrainConfig =
+            toml::from_str(&with(r#"value_leave_out = ["repetition", "length_cap"]"#))
+                .expect("known reasons");
+        assert!(!read.trains_value("repetition") && !read.trains_value("length_cap"));
+        assert!(read.trains_value("king_captured"));
+        assert!(TrainConfig::default().trains_value("repetition"));
+        let message = toml::from_str::<TrainConfig>(&with(r#"value_leave_out = ["repeat"]"#))
+            .expect_err("an unknown reason")
+            .to_string();
+        assert!(
+            message.contains("repeat") && message.contains("repetition"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -14,6 +14,8 @@ pub const HEADER: &str = "step,split,policy_loss,value_loss,policy_accuracy,valu
 pub struct Totals {
     pub samples: f64,
     pub policy_loss: f64,
+    /// Samples whose value target counts (`TrainConfig::value_leave_out`).
+    pub value_samples: f64,
     pub value_loss: f64,
     pub policy_hits: f64,
     pub sign_hits: f64,
@@ -24,6 +26,7 @@ impl Totals {
     pub fn add(&mut self, other: &Totals) {
         self.samples += other.samples;
         self.policy_loss += other.policy_loss;
+        self.value_samples += other.value_samples;
         self.value_loss += other.value_loss;
         self.policy_hits += other.policy_hits;
         self.sign_hits += other.sign_hits;
@@ -34,8 +37,13 @@ impl Totals {
         self.policy_loss / self.samples.max(1.0)
     }
 
+    /// The mean over the samples whose value counts; NaN when none did.
     pub fn value_loss(&self) -> f64 {
-        self.value_loss / self.samples.max(1.0)
+        if self.value_samples == 0.0 {
+            f64::NAN
+        } else {
+            self.value_loss / self.value_samples
+        }
     }
 
     pub fn policy_accuracy(&self) -> f64 {

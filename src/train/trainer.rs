@@ -61,6 +61,9 @@ pub struct TrainSummary {
     pub train_samples: usize,
     pub validation_samples: usize,
     pub skipped_shards: usize,
+    /// Samples (trained on or held out) whose games `value_leave_out` leaves out of the value
+    /// loss.
+    pub value_left_out: usize,
     pub last_train: Option<(f64, f64)>,
     pub last_validation: Option<(f64, f64)>,
     pub samples_per_s: f64,
@@ -184,7 +187,10 @@ fn losses(
     let (policy_rows, masked) = cross_entropy(&logits, &b.policy, &b.legal);
     let policy_loss = policy_rows.mean(Kind::Float);
     let value = value.to_kind(Kind::Float);
-    let value_loss = (&value - &b.value).square().mean(Kind::Float);
+    // the mean over the samples whose value counts (none: zero, not a division by zero)
+    let value_count = b.value_counts.sum(Kind::Float);
+    let value_loss = ((&value - &b.value).square() * &b.value_counts).sum(Kind::Float)
+        / value_count.clamp_min(1.0);
     let loss = &policy_loss + &value_loss * cfg.value_weight;
     // the opponent's reply, averaged over the items that have one
     let loss = match (reply, &b.reply) {
@@ -200,7 +206,7 @@ fn losses(
         let hits = masked
             .argmax(1, false)
             .eq_tensor(&b.policy.argmax(1, false));
-        let decisive = b.value.abs().gt(0.5);
+        let decisive = b.value.abs().gt(0.5).logical_and(&b.value_counts.gt(0.5));
         let sign_hits = value
             .sign()
             .eq_tensor(&b.value.sign())
@@ -213,18 +219,20 @@ fn losses(
                 count(&hits),
                 count(&sign_hits),
                 count(&decisive),
+                value_count.detach(),
             ],
             0,
         )
         .to_kind(Kind::Double)
     });
-    let mut s = [0.0f64; 5];
-    sums.copy_data(&mut s, 5);
+    let mut s = [0.0f64; 6];
+    sums.copy_data(&mut s, 6);
     let n = b.value.size()[0] as f64;
     let totals = Totals {
         samples: n,
         policy_loss: s[0] * n,
-        value_loss: s[1] * n,
+        value_samples: s[5],
+        value_loss: s[1] * s[5],
         policy_hits: s[2],
         sign_hits: s[3],
         sign_count: s[4],
@@ -357,9 +365,15 @@ pub fn train(
         .map(|((sample, value), reply)| Item {
             sample,
             value,
+            value_counts: cfg.trains_value(&sample.reason),
             reply: reply.map(|j| window[j].policy.as_slice()),
         })
         .partition(|it| is_validation(it.sample.game_id, cfg.validation_fraction));
+    let value_left_out = train_set
+        .iter()
+        .chain(&val)
+        .filter(|it| !it.value_counts)
+        .count();
     let (train_set, val) = if train_set.is_empty() {
         (val, vec![])
     } else {
@@ -460,6 +474,7 @@ pub fn train(
         train_samples: train_set.len(),
         validation_samples: val.len(),
         skipped_shards: skipped,
+        value_left_out,
         last_train,
         last_validation: last_val,
         samples_per_s: (trained as usize * cfg.batch_size) as f64 / seconds.max(1e-9),

@@ -10,7 +10,7 @@ use tavlei::encode::policy::{policy_index, policy_size};
 use tavlei::encode::Encoding;
 use tavlei::nn::{Architecture, Network};
 use tavlei::report::training::loss_chart;
-use tavlei::rules::{Position, Side, Symmetry, Variant};
+use tavlei::rules::{Position, Reason, Side, Symmetry, Variant};
 use tavlei::train::batch::{BatchBuilder, Item};
 use tavlei::train::metrics::read_rows;
 use tavlei::train::trainer::TrainRequest;
@@ -387,6 +387,7 @@ fn augmentation_moves_policy_targets_with_the_board() {
         .map(|s| Item {
             sample: s,
             value: s.result,
+            value_counts: true,
             reply: Some(&s.policy),
         })
         .collect();
@@ -492,6 +493,7 @@ fn discounted_value_targets_shrink_with_the_plies_left() {
             .map(|(sample, value)| Item {
                 sample,
                 value,
+                value_counts: true,
                 reply: None,
             })
             .collect();
@@ -509,6 +511,67 @@ fn discounted_value_targets_shrink_with_the_plies_left() {
         assert!(left > 0, "sample {i} is not the last position");
         assert_eq!(halved[i], s.result * 0.5f32.powi(left), "sample {i}");
     }
+}
+
+/// Games left out of the value loss (`value_leave_out`) train the policy only: on games that all
+/// ended by repetition, leaving out repetitions keeps the value head's own layers at their first
+/// weights while the policy head moves, where leaving out another reason trains both; the value
+/// loss is reported over the samples that count (none: NaN) and the summary counts those left out.
+#[test]
+fn games_left_out_of_the_value_loss_train_the_policy_only() {
+    let (tmp, _, init) = setup();
+    let dir = tmp.path();
+    let data = dir.join("repetitions");
+    std::fs::create_dir_all(&data).expect("data dir");
+    let samples: Vec<Sample> = synthetic_samples(192)
+        .into_iter()
+        .map(|s| Sample {
+            reason: "repetition".into(),
+            ..s
+        })
+        .collect();
+    write_shard(&data.join("shard-00000.shard"), "brandubh", &samples).expect("shard");
+    let head = |path: &Path, prefix: &str| -> Vec<(String, Vec<f32>)> {
+        weights(path)
+            .into_iter()
+            .filter(|(name, _)| name.starts_with(prefix))
+            .collect()
+    };
+    let dirs = [data.clone()];
+    let run = |leave_out: Reason, name: &str| {
+        // no weight decay: a layer without gradients keeps its weights exactly
+        let cfg = TrainConfig {
+            weight_decay: 0.0,
+            value_leave_out: vec![leave_out],
+            ..tiny_config(10)
+        };
+        let out = dir.join(format!("{name}.safetensors"));
+        let summary = train(
+            &request(&dirs, &init, &out, &dir.join(name), &cfg),
+            &mut |_, _| {},
+        )
+        .expect("trains");
+        (summary, out)
+    };
+    let (left, left_net) = run(Reason::Repetition, "left-out");
+    let (kept, kept_net) = run(Reason::KingEscaped, "kept");
+    for layer in ["value_hidden", "value_out"] {
+        assert_eq!(head(&left_net, layer), head(&init, layer), "{layer} moved");
+        assert_ne!(
+            head(&kept_net, layer),
+            head(&init, layer),
+            "{layer} did not train"
+        );
+    }
+    assert_ne!(
+        head(&left_net, "policy_squares"),
+        head(&init, "policy_squares")
+    );
+    assert_eq!(left.value_left_out, 192);
+    assert_eq!(kept.value_left_out, 0);
+    let value_loss = |s: &tavlei::train::TrainSummary| s.last_train.expect("a train row").1;
+    assert!(value_loss(&left).is_nan(), "{}", value_loss(&left));
+    assert!(value_loss(&kept).is_finite() && value_loss(&kept) > 0.0);
 }
 
 /// The hand-written optimizers take the same steps as libtorch's own (`tch::nn::Adam` and
