@@ -16,6 +16,7 @@ combined), at 90 % for an equivalence test (TOST at 5 %) and at 95 % for a diffe
 import json
 import math
 import sys
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -142,6 +143,126 @@ def family_table(name, reports):
             "its intervals count them as independent and are too narrow."
         )
     return lines
+
+
+def records(folder):
+    """Every game record stored under `folder` (its `*.txt` files that start with a game header,
+    the format `tavlei replay` reads), none where it holds none."""
+    games = []
+    for path in sorted(Path(folder).rglob("*.txt")) if Path(folder).is_dir() else []:
+        with path.open() as f:
+            if f.readline().startswith("# game "):
+                games += read_games(path)
+    return games
+
+
+def end_counts(games):
+    """The games' results, each side's wins and the draws, counted by end reason."""
+    counts = {"attackers": Counter(), "defenders": Counter(), "draw": Counter()}
+    for g in games:
+        winner, _, reason = g.get("result", "").partition(" ")
+        counts.setdefault(winner, Counter())[reason or "no reason"] += 1
+    return counts
+
+
+def ends_cell(counts):
+    """End reasons with their counts, the most frequent first: "king captured 23, repetition 1"."""
+    ranked = sorted(counts.items(), key=lambda c: (-c[1], c[0]))
+    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in ranked) or "none"
+
+
+def same_results(counts, attackers, defenders, draws):
+    """Whether the counted records hold exactly a report's attacker wins, defender wins and draws."""
+    return [sum(counts[k].values()) for k in ("attackers", "defenders", "draw")] == [attackers, defenders, draws] \
+        and sum(sum(c.values()) for c in counts.values()) == attackers + defenders + draws
+
+
+REPETITION = (
+    "A win by repetition is the variant's repetition rule ending the game (in Brandubh and "
+    "Copenhagen the fourth occurrence of a position loses for the defenders, whoever made the "
+    "move: `docs/rules.md`), not a capture or an escape."
+)
+
+
+def ends_table(source, head, rows):
+    """How the games ended: a table of each side's wins and the draws by end reason, one row per
+    (first cells, counts) of `rows`, under a line naming the records (`source`); none without
+    rows."""
+    if not rows:
+        return []
+    lines = [
+        "",
+        f"How the games ended ({source}), each side's wins and the draws by end reason:",
+        "",
+        f"| {head} | attackers' wins | defenders' wins | draws |",
+        "| --- " * (head.count("|") + 4) + "|",
+    ]
+    for first, c in rows:
+        lines.append(f"| {first} | {ends_cell(c['attackers'])} | {ends_cell(c['defenders'])} | {ends_cell(c['draw'])} |")
+    if any(c["attackers"]["repetition"] or c["defenders"]["repetition"] for _, c in rows):
+        lines += ["", REPETITION]
+    return lines
+
+
+def once(lines, note):
+    """`lines` with `note` (and the blank line before it) kept only where it first stands."""
+    kept, seen = [], False
+    for line in lines:
+        if line == note:
+            if seen:
+                kept.pop()
+                continue
+            seen = True
+        kept.append(line)
+    return kept
+
+
+def family_ends(folder, reports):
+    """The ends table of a family's levels, from the self-play records stored in `folder`; a level
+    whose records do not hold its report's results is named, not counted."""
+    games = [g for g in records(folder) if g["attacker"] == g["defender"]]
+    if not games:
+        return []
+    rows, unmatched = [], []
+    for r in reports:
+        c = end_counts([g for g in games if g["attacker"] == r["agent"]])
+        if same_results(c, r["attacker_wins"], r["defender_wins"], r["draws"]):
+            rows.append((level_name(r), c))
+        else:
+            unmatched.append(level_name(r))
+    lines = ends_table(f"the game records under `{Path(folder).name}/`", "level", rows)
+    if unmatched:
+        lines += ["", f"No records matching the results of {', '.join(unmatched)}: their ends are not given."]
+    return lines
+
+
+def match_records(folder, m):
+    """A stored match's games as records (attacker, defender, result): `games.jsonl` (agent 0 is
+    the report's `a`), else the `games.txt` records."""
+    store = Path(folder) / "games.jsonl"
+    if store.exists():
+        games = [json.loads(line) for line in store.read_text().splitlines() if line.strip()]
+        names = (m["a"], m["b"])
+        return [
+            {"attacker": names[g["attacker"]], "defender": names[1 - g["attacker"]],
+             "result": f"{g['outcome'].get('winner') or 'draw'} {g['outcome'].get('reason', '')}".strip()}
+            for g in games
+        ]
+    return records(folder)
+
+
+def cross_ends(folder, m, rows):
+    """The ends table of the cross-family games (rows as cross_rows gives them), from the match's
+    records; none where they are missing or do not hold the report's results."""
+    games = match_records(folder, m)
+    found = []
+    for attack, defence, w, dr, l in rows:
+        c = end_counts([g for g in games if g["attacker"] == attack and g["defender"] == defence])
+        if not same_results(c, w, l, dr):
+            return []
+        found.append((f"`{attack}` | `{defence}`", c))
+    stored = "games.jsonl" if (Path(folder) / "games.jsonl").exists() else "games.txt"
+    return ends_table(f"the match's records, `{Path(folder).name}/{stored}`", "attack | defence", found)
 
 
 def cross_rows(m):
@@ -485,8 +606,8 @@ def main(directory, made_by="ladder.sh"):
     learned = ":nnue=" in ab[-1]["agent"]
     first = "Alpha-beta with the learned evaluation, both sides" if learned else "Alpha-beta, both sides"
     families = [(first, ab)] + ([("The shipped network, both sides", net)] if net else [])
-    for name, reports in families:
-        out += family_table(name, reports) + [""]
+    for (name, reports), folder in zip(families, ("ab", "net")):
+        out += family_table(name, reports) + family_ends(d / folder, reports) + [""]
 
     reading = read(families)
     if net:
@@ -518,7 +639,7 @@ def main(directory, made_by="ladder.sh"):
         for attack, defence, w, dr, l in rows:
             n = w + dr + l
             out.append(f"| `{attack}` | `{defence}` | {n} | {share(w, n)} | {share(l, n)} | {share(dr, n)} |")
-        out.append("")
+        out += cross_ends(d / "cross", cross, rows) + [""]
         # the same defence met by both attacks, the same attack met by both defences (95 %)
         (_, _, nw, ndr, nl), (_, _, aw, adr, al) = rows
         nn, an = nw + ndr + nl, aw + adr + al
@@ -553,7 +674,7 @@ def main(directory, made_by="ladder.sh"):
         out += ["### Reading", "", "; ".join(reading) + "."]
     if variant in HUMANS:
         out += ["", f"Human play (`docs/rules.md`): {HUMANS[variant]}."]
-    print("\n".join(out))
+    print("\n".join(once(out, REPETITION)))
 
 
 if __name__ == "__main__":

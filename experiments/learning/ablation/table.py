@@ -2,7 +2,8 @@
 """The ablation's results as a Markdown table, from the match files ablation.sh leaves here:
 each arm and seed against the base arm of the same seed (50 pairs at 32 simulations) and
 against alpha-beta to depth 2 (50 pairs), with Elo over pairs and its 95 % interval as the
-match command computed it, and the per-side records.
+match command computed it, and the per-side records; then each match's attacking wins, both
+sides', by end reason (issue 44).
     python3 experiments/learning/ablation/table.py [DIR]   (DIR: another round, e.g. ../ablation2)"""
 import json
 import math
@@ -55,6 +56,54 @@ def selfplay_cpu(run):
     return f"{total[0] / 60:.0f} + {total[1] / 60:.0f}"
 
 
+def ends(match):
+    """Each side's wins of a stored match by end reason, from agent A's view: (A's attacking wins,
+    B's attacking wins), each a dict reason -> games; None without stored games. Reads
+    `games.jsonl` (agent 0 is A) or the `games.txt` records."""
+    a_wins, b_wins = {}, {}
+    store, records = match / "games.jsonl", match / "games.txt"
+    if store.is_file():
+        for line in store.read_text().splitlines():
+            if line.strip():
+                g = json.loads(line)
+                if g["outcome"].get("winner") == "attackers":
+                    side = a_wins if g["attacker"] == 0 else b_wins
+                    side[g["outcome"]["reason"]] = side.get(g["outcome"]["reason"], 0) + 1
+        return a_wins, b_wins
+    if not records.is_file():
+        return None
+    a = json.loads((match / "match.json").read_text())["a"]
+    attacker = None
+    for line in records.read_text().splitlines():
+        if line.startswith("# game "):
+            attacker = line.split(": ", 1)[1].rsplit(" (attackers) vs ", 1)[0]
+        elif line.startswith('[result "attackers '):
+            side = a_wins if attacker == a else b_wins
+            reason = line[len('[result "attackers '):-2]
+            side[reason] = side.get(reason, 0) + 1
+    return a_wins, b_wins
+
+
+def by_reason(wins):
+    ranked = sorted(wins.items(), key=lambda w: (-w[1], w[0]))
+    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in ranked) or "none"
+
+
+def ends_rows():
+    """The attacking wins of every stored match, both sides, by end reason (in Brandubh a
+    position's fourth occurrence loses for the defenders: a win by repetition is not a capture)."""
+    rows = ["| arm | seed | match | the arm's attacking wins | the opponent's attacking wins |",
+            "| --- | --- | --- | --- | --- |"]
+    for arm in ARMS:
+        for d in sorted(HERE.glob(f"{arm}-seed*")):
+            seed = d.name.split("seed")[-1]
+            for match, name in [("vs-base", "vs base"), ("vs-ab2", "vs ab:2")]:
+                found = ends(d / match) if arm != "base" or match != "vs-base" else None
+                if found:
+                    rows.append(f"| {arm} | {seed} | {name} | {by_reason(found[0])} | {by_reason(found[1])} |")
+    return rows
+
+
 def main():
     rows = ["| arm | seed | self-play + teacher CPU min | vs base, same seed (score, Elo [95 %], per side) | vs ab:2 (score, Elo [95 %], per side) |",
             "| --- | --- | --- | --- | --- |"]
@@ -65,6 +114,7 @@ def main():
                         f"| {cell(d / 'vs-ab2' / 'match.json')} |")
     rows += ["", "| arm | vs ab:2, both seeds pooled (score [95 %] over pairs) |", "| --- | --- |"]
     rows += [f"| {arm} | {pooled(arm)} |" for arm in ARMS if any(HERE.glob(f"{arm}-seed*"))]
+    rows += ["", "How the attacking wins ended (each match's stored games):", ""] + ends_rows()
     print("\n".join(rows))
 
 
