@@ -208,7 +208,10 @@ pub fn write_report(
     if ratios {
         md += "*Attackers' search ratio*: the attackers' simulations over the defenders' in that generation's self-play (`attacker_search_ratio`).\n\n";
     }
-    md += "| gen | player | games | attackers | defenders | draws | by repetition | by length cap | mean length | positions/s | per core-second |";
+    // the repetition rule decides a game in some variants (Brandubh, Copenhagen: the defenders
+    // lose) and draws it in others (Tavlei): the column counts both, apart from the draws
+    md += "*Ended by repetition* and *at the length cap* count every game those rules ended, won or drawn: where a repetition decides the game (the defenders lose in Brandubh and Copenhagen) it is among the attackers' wins, not an attack.\n\n";
+    md += "| gen | player | games | attackers | defenders | draws | ended by repetition | at the length cap | mean length | positions/s | per core-second |";
     md += if ratios {
         " attackers' search ratio |\n"
     } else {
