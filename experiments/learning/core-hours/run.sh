@@ -12,7 +12,11 @@
 # Arms, each one change from base (the recipe, 3x32): wide (6x64), mid (4x48), gumbel (Gumbel root
 # search at 16 / 8 simulations), reuse2 and reuse8 (training samples per new sample, 4 in base),
 # window10k (the replay window starts at 10,000 samples instead of 40,000 and grows as before),
-# bf16 (self-play's forward passes in bf16: the same games cost fewer core-seconds).
+# bf16 (self-play's forward passes in bf16: the same games cost fewer core-seconds), nnueteacher
+# (the teacher's alpha-beta at depth 3 evaluates with the shipped learned evaluation of the
+# variant, models/VARIANT.nnue, instead of the compiled one: a stronger teacher for both sides),
+# noreps (games that ended by repetition or the length cap train the policy only,
+# `value_leave_out`: a repetition draw does not say who stood better).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
@@ -30,6 +34,8 @@ declare -A EDIT=(
   [reuse8]='s/^reuse = 4.0/reuse = 8.0/'
   [window10k]='s/^window_min = 40000/window_min = 10000/'
   [bf16]='/^cache_size = /a precision = "bf16"'
+  [nnueteacher]='s|^agent = "ab:3"$|agent = "ab:3:nnue=models/VARIANT.nnue"|'
+  [noreps]='/^short_value_horizon = /a value_leave_out = ["repetition", "length_cap"]'
 )
 [ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
 VARIANT=${VARIANT:-tablut}
@@ -50,7 +56,7 @@ while [ "$(spent)" -lt "$BUDGET" ]; do
   gens=$((gens + 1))
   sed -e "$COMMON" -f "$OUT/shortened.sed" -e "s/^generations = .*/generations = $gens/" \
     configs/pipeline/tablut-model.toml > "$cfg.base"
-  sed -e "${EDIT[$arm]}" "$cfg.base" > "$cfg"
+  sed -e "${EDIT[$arm]//VARIANT/$VARIANT}" "$cfg.base" > "$cfg"
   if [ -n "${EDIT[$arm]}" ] && cmp -s "$cfg" "$cfg.base"; then echo "$arm: the edit changed nothing" >&2; exit 1; fi
   rm "$cfg.base"
   echo "== $name generation $gens ($(date +%H:%M), $(spent) s spent)"

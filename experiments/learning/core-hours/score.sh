@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scores the runs of run.sh against the fixed anchors at equal time (100 ms a move, one thread a
-# side): the first Tablut network (`models/previous/tablut-gen16.safetensors`, `models/tablut.safetensors`
-# when these matches were played: the stored matches name it so) and the compiled alpha-beta.
+# side): the first Tablut network (`models/previous/tablut-gen16.safetensors`; the stored matches
+# name it `models/tablut.safetensors`, its path when they were played) and the compiled alpha-beta.
 # For each run and each budget mark (CPU seconds), the network scored is the newest whose
 # making (self-play, teacher games and training of the generations before it) cost at most the
 # mark. Every checkpoint meets each anchor on the same openings (one seed per anchor).
