@@ -53,7 +53,7 @@ fn random_batch() -> Batch {
         policy,
         legal,
         value,
-        value_counts: Tensor::ones([BATCH], opts),
+        value_weights: Tensor::ones([BATCH], opts),
         reply: None,
     }
 }

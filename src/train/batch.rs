@@ -20,9 +20,9 @@ pub struct Batch {
     pub legal: Tensor,
     /// `[B]` value targets from the side to move's view (`value_target.rs`)
     pub value: Tensor,
-    /// `[B]` 1 where the value target counts, 0 where the sample's game is left out of the
-    /// value loss (`TrainConfig::value_leave_out`)
-    pub value_counts: Tensor,
+    /// `[B]` each value target's weight in the value loss: 0 where the sample's game is left out
+    /// (`TrainConfig::value_leave_out`), else 1 or its side's weight (`side_balance.rs`)
+    pub value_weights: Tensor,
     /// The opponent's replies, when any item of the batch has one (`reply.rs`).
     pub reply: Option<Replies>,
 }
@@ -41,8 +41,8 @@ pub struct Item<'a> {
     pub sample: &'a Sample,
     /// The value target (`ValueTarget::of`).
     pub value: f32,
-    /// Whether the value target counts (`TrainConfig::trains_value`); the policy always does.
-    pub value_counts: bool,
+    /// The value target's weight in the value loss (0: left out); the policy always counts.
+    pub value_weight: f32,
     /// The policy of the next ply, the opponent's reply, where one was stored
     /// (`reply::reply_targets`).
     pub reply: Option<&'a [(u32, f32)]>,
@@ -92,7 +92,7 @@ impl BatchBuilder {
         let mut policy = vec![0.0f32; n * p];
         let mut legal = vec![0.0f32; n * p];
         let mut value = Vec::with_capacity(n);
-        let mut value_counts = Vec::with_capacity(n);
+        let mut value_weights = Vec::with_capacity(n);
         let with_replies = items.iter().any(|it| it.reply.is_some());
         let reply_len = if with_replies { n * p } else { 0 };
         let (mut reply, mut reply_legal) = (vec![0.0f32; reply_len], vec![0.0f32; reply_len]);
@@ -114,7 +114,7 @@ impl BatchBuilder {
                 legal[i * p + j] = 1.0;
             }
             value.push(item.value);
-            value_counts.push(f32::from(u8::from(item.value_counts)));
+            value_weights.push(item.value_weight);
             if let Some(moves) = item.reply {
                 present[i] = 1.0;
                 for &(index, prob) in moves {
@@ -142,7 +142,7 @@ impl BatchBuilder {
             policy: matrix(&policy),
             legal: matrix(&legal),
             value: Tensor::from_slice(&value).to_device(device),
-            value_counts: Tensor::from_slice(&value_counts).to_device(device),
+            value_weights: Tensor::from_slice(&value_weights).to_device(device),
             reply,
         })
     }

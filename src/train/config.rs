@@ -67,6 +67,12 @@ pub struct TrainConfig {
     /// because a cap cut it. Empty (the default): every game trains both heads.
     #[serde(default)]
     pub value_leave_out: Vec<Reason>,
+    /// How far the value loss evens out the two sides' wins (`side_balance.rs`): 1 weighs the
+    /// window's samples of games each side won alike in total, 0 (the default) weighs every
+    /// sample 1, and a value between raises the full weights to that power. Where one side wins
+    /// 5 % of the games, 1 gives each sample of its wins weight 10 and the other side's 0.53.
+    #[serde(default)]
+    pub value_side_balance: f64,
     /// Random D4 symmetries of each sample, where the variant's rules allow them.
     pub augment: bool,
     /// bf16 autocast on CUDA (ignored on the CPU).
@@ -106,6 +112,7 @@ impl Default for TrainConfig {
             short_value_horizon: short_horizon(),
             reply_weight: 0.0,
             value_leave_out: vec![],
+            value_side_balance: 0.0,
             augment: true,
             mixed_precision: false,
             log_every: 10,
@@ -134,6 +141,9 @@ impl Settings for TrainConfig {
         }
         if !(0.0..=1.0).contains(&self.reply_weight) {
             return Err("reply_weight must lie in [0, 1]".into());
+        }
+        if !(0.0..=1.0).contains(&self.value_side_balance) {
+            return Err("value_side_balance must lie in [0, 1]".into());
         }
         if self.learning_rate <= 0.0 {
             return Err("learning_rate must be positive".into());
@@ -230,7 +240,7 @@ mod tests {
     }
 
     #[test]
-    fn short_value_and_reply_settings_are_checked() {
+    fn value_target_side_balance_and_reply_settings_are_checked() {
         let short = |weight, horizon| TrainConfig {
             short_value_weight: weight,
             short_value_horizon: horizon,
@@ -240,7 +250,12 @@ mod tests {
             reply_weight: weight,
             ..TrainConfig::default()
         };
+        let sides = |balance| TrainConfig {
+            value_side_balance: balance,
+            ..TrainConfig::default()
+        };
         assert!(short(0.5, 4.0).check().is_ok());
+        assert!(sides(0.5).check().is_ok());
         let refused = [
             (short(1.5, 6.0), "short_value"),
             (short(-0.1, 6.0), "short_value"),
@@ -249,6 +264,9 @@ mod tests {
             (reply(-0.5), "reply_weight"),
             (reply(1.5), "reply_weight"),
             (reply(f64::NAN), "reply_weight"),
+            (sides(1.5), "value_side_balance"),
+            (sides(-0.5), "value_side_balance"),
+            (sides(f64::NAN), "value_side_balance"),
         ];
         for (bad, named) in refused {
             let message = bad.check().expect_err("refused").to_string();

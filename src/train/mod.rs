@@ -9,6 +9,7 @@ pub mod config;
 pub mod metrics;
 pub mod optimizer;
 pub mod reply;
+pub mod side_balance;
 pub mod trainer;
 pub mod value_target;
 

@@ -16,6 +16,7 @@ use super::config::TrainConfig;
 use super::metrics::{self, Row, Totals};
 use super::optimizer::Optimizer;
 use super::reply::{reply_targets, ReplyHead};
+use super::side_balance::SideWeights;
 use crate::data::{read_dir, DataError, Sample};
 use crate::nn::{CheckpointError, Network};
 use crate::rules::RulesError;
@@ -64,6 +65,8 @@ pub struct TrainSummary {
     /// Samples (trained on or held out) whose games `value_leave_out` leaves out of the value
     /// loss.
     pub value_left_out: usize,
+    /// The value-loss weights of samples from games each side won (`value_side_balance`).
+    pub value_side_weights: SideWeights,
     pub last_train: Option<(f64, f64)>,
     pub last_validation: Option<(f64, f64)>,
     pub samples_per_s: f64,
@@ -187,10 +190,10 @@ fn losses(
     let (policy_rows, masked) = cross_entropy(&logits, &b.policy, &b.legal);
     let policy_loss = policy_rows.mean(Kind::Float);
     let value = value.to_kind(Kind::Float);
-    // the mean over the samples whose value counts (none: zero, not a division by zero)
-    let value_count = b.value_counts.sum(Kind::Float);
-    let value_loss = ((&value - &b.value).square() * &b.value_counts).sum(Kind::Float)
-        / value_count.clamp_min(1.0);
+    // the weighted mean over the samples whose value counts (none: zero, not a division by zero)
+    let value_weight = b.value_weights.sum(Kind::Float);
+    let value_loss = ((&value - &b.value).square() * &b.value_weights).sum(Kind::Float)
+        / value_weight.clamp_min(1e-9);
     let loss = &policy_loss + &value_loss * cfg.value_weight;
     // the opponent's reply, averaged over the items that have one
     let loss = match (reply, &b.reply) {
@@ -206,7 +209,7 @@ fn losses(
         let hits = masked
             .argmax(1, false)
             .eq_tensor(&b.policy.argmax(1, false));
-        let decisive = b.value.abs().gt(0.5).logical_and(&b.value_counts.gt(0.5));
+        let decisive = b.value.abs().gt(0.5).logical_and(&b.value_weights.gt(0.0));
         let sign_hits = value
             .sign()
             .eq_tensor(&b.value.sign())
@@ -219,7 +222,7 @@ fn losses(
                 count(&hits),
                 count(&sign_hits),
                 count(&decisive),
-                value_count.detach(),
+                value_weight.detach(),
             ],
             0,
         )
@@ -231,7 +234,7 @@ fn losses(
     let totals = Totals {
         samples: n,
         policy_loss: s[0] * n,
-        value_samples: s[5],
+        value_weight: s[5],
         value_loss: s[1] * s[5],
         policy_hits: s[2],
         sign_hits: s[3],
@@ -353,6 +356,11 @@ pub fn train(
     }
     let window = samples.split_off(samples.len().saturating_sub(cfg.window));
     let values = cfg.value_target().of(&window);
+    let sides = SideWeights::of(
+        &window,
+        |s| cfg.trains_value(&s.reason),
+        cfg.value_side_balance,
+    );
     let replies = if reply.is_some() {
         reply_targets(&window)
     } else {
@@ -365,14 +373,18 @@ pub fn train(
         .map(|((sample, value), reply)| Item {
             sample,
             value,
-            value_counts: cfg.trains_value(&sample.reason),
+            value_weight: if cfg.trains_value(&sample.reason) {
+                sides.weight(sample)
+            } else {
+                0.0
+            },
             reply: reply.map(|j| window[j].policy.as_slice()),
         })
         .partition(|it| is_validation(it.sample.game_id, cfg.validation_fraction));
     let value_left_out = train_set
         .iter()
         .chain(&val)
-        .filter(|it| !it.value_counts)
+        .filter(|it| it.value_weight == 0.0)
         .count();
     let (train_set, val) = if train_set.is_empty() {
         (val, vec![])
@@ -475,6 +487,7 @@ pub fn train(
         validation_samples: val.len(),
         skipped_shards: skipped,
         value_left_out,
+        value_side_weights: sides,
         last_train,
         last_validation: last_val,
         samples_per_s: (trained as usize * cfg.batch_size) as f64 / seconds.max(1e-9),

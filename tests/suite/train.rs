@@ -13,6 +13,7 @@ use tavlei::report::training::loss_chart;
 use tavlei::rules::{Position, Reason, Side, Symmetry, Variant};
 use tavlei::train::batch::{BatchBuilder, Item};
 use tavlei::train::metrics::read_rows;
+use tavlei::train::side_balance::SideWeights;
 use tavlei::train::trainer::TrainRequest;
 use tavlei::train::value_target::ValueTarget;
 use tavlei::train::{train, TrainConfig};
@@ -387,7 +388,7 @@ fn augmentation_moves_policy_targets_with_the_board() {
         .map(|s| Item {
             sample: s,
             value: s.result,
-            value_counts: true,
+            value_weight: 1.0,
             reply: Some(&s.policy),
         })
         .collect();
@@ -493,7 +494,7 @@ fn discounted_value_targets_shrink_with_the_plies_left() {
             .map(|(sample, value)| Item {
                 sample,
                 value,
-                value_counts: true,
+                value_weight: 1.0,
                 reply: None,
             })
             .collect();
@@ -572,6 +573,64 @@ fn games_left_out_of_the_value_loss_train_the_policy_only() {
     let value_loss = |s: &tavlei::train::TrainSummary| s.last_train.expect("a train row").1;
     assert!(value_loss(&left).is_nan(), "{}", value_loss(&left));
     assert!(value_loss(&kept).is_finite() && value_loss(&kept) > 0.0);
+}
+
+/// `value_side_balance` weighs the value loss so that both sides' wins count alike: on twenty
+/// copies of one game that the attackers won eighteen times, the plain value head learns about
+/// +0.8 for the attackers to move at the start, the balanced one about 0; the summary gives the
+/// weights (5/9 for a sample of the attackers' wins, 5 for the defenders').
+#[test]
+fn side_balance_evens_out_the_value_of_a_one_sided_window() {
+    let (tmp, _, init) = setup();
+    let dir = tmp.path();
+    let data = dir.join("one-sided");
+    std::fs::create_dir_all(&data).expect("data dir");
+    let game: Vec<Sample> = synthetic_samples(12);
+    let samples: Vec<Sample> = (0..20u64)
+        .flat_map(|g| {
+            // games 0 and 1 the defenders won, the other eighteen the attackers
+            let winner = if g < 2 {
+                Side::Defenders
+            } else {
+                Side::Attackers
+            };
+            game.iter().map(move |s| Sample {
+                game_id: g,
+                result: if s.side_to_move == winner { 1.0 } else { -1.0 },
+                ..s.clone()
+            })
+        })
+        .collect();
+    write_shard(&data.join("shard-00000.shard"), "brandubh", &samples).expect("shard");
+    let start = Position::start(&Variant::load("brandubh").expect("preset"));
+    let dirs = [data.clone()];
+    let value_at_start = |balance: f64, name: &str| {
+        let cfg = TrainConfig {
+            value_side_balance: balance,
+            validation_fraction: 0.0,
+            augment: false,
+            ..tiny_config(120)
+        };
+        let out = dir.join(format!("{name}.safetensors"));
+        let summary = train(
+            &request(&dirs, &init, &out, &dir.join(name), &cfg),
+            &mut |_, _| {},
+        )
+        .expect("trains");
+        let net = Network::load(&out, None, tch::Device::Cpu).expect("loads");
+        let (_, values) = net.evaluate(&[&start]).expect("evaluates");
+        (summary, values[0])
+    };
+    let (plain, plain_value) = value_at_start(0.0, "plain");
+    let (balanced, balanced_value) = value_at_start(1.0, "balanced");
+    assert!(plain_value > 0.5, "plain {plain_value}");
+    assert!(balanced_value.abs() < 0.3, "balanced {balanced_value}");
+    let w = balanced.value_side_weights;
+    assert!(
+        (w.attackers - 10.0 / 18.0).abs() < 1e-5 && (w.defenders - 5.0).abs() < 1e-5,
+        "{w:?}"
+    );
+    assert_eq!(plain.value_side_weights, SideWeights::EQUAL);
 }
 
 /// The hand-written optimizers take the same steps as libtorch's own (`tch::nn::Adam` and

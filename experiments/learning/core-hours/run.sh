@@ -16,7 +16,8 @@
 # (the teacher's alpha-beta at depth 3 evaluates with the shipped learned evaluation of the
 # variant, models/VARIANT.nnue, instead of the compiled one: a stronger teacher for both sides),
 # noreps (games that ended by repetition or the length cap train the policy only,
-# `value_leave_out`: a repetition draw does not say who stood better).
+# `value_leave_out`: a repetition draw does not say who stood better), sidebalance (the value
+# loss weighs the samples of each side's wins alike in total, `value_side_balance = 1`).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
@@ -36,6 +37,7 @@ declare -A EDIT=(
   [bf16]='/^cache_size = /a precision = "bf16"'
   [nnueteacher]='s|^agent = "ab:3"$|agent = "ab:3:nnue=models/VARIANT.nnue"|'
   [noreps]='/^short_value_horizon = /a value_leave_out = ["repetition", "length_cap"]'
+  [sidebalance]='/^short_value_horizon = /a value_side_balance = 1.0'
 )
 [ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
 VARIANT=${VARIANT:-tablut}
