@@ -75,6 +75,33 @@ impl From<SampleV1> for Sample {
     }
 }
 
+/// A sample of game `game` at `ply` (attackers to move on even plies) with no board, its search
+/// value and result from the side to move's view, in a game of `length` plies: for the tests of
+/// what training computes from results and values.
+#[cfg(test)]
+pub(crate) fn sample_at(game: u64, ply: u32, value: f32, result: f32, length: u32) -> Sample {
+    Sample {
+        game_id: game,
+        ply,
+        cells: vec![],
+        side_to_move: if ply.is_multiple_of(2) {
+            crate::rules::Side::Attackers
+        } else {
+            crate::rules::Side::Defenders
+        },
+        berserk: None,
+        roll: 0,
+        plies_since_capture: 0,
+        passes: 0,
+        occurrences: 1,
+        policy: vec![],
+        result,
+        search_value: value,
+        game_length: length,
+        reason: String::new(),
+    }
+}
+
 impl Sample {
     /// Rebuilds the position: board, side to move, die roll, counters, a pending berserk piece
     /// and how often it had occurred (the earlier positions themselves are not recorded).

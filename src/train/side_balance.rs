@@ -69,23 +69,10 @@ fn winner(s: &Sample) -> Option<Side> {
 mod tests {
     use super::*;
 
+    /// A sample with `side_to_move` to move and the game's `result` from its view.
     fn sample(side_to_move: Side, result: f32) -> Sample {
-        Sample {
-            game_id: 0,
-            ply: 0,
-            cells: vec![],
-            side_to_move,
-            berserk: None,
-            roll: 0,
-            plies_since_capture: 0,
-            passes: 0,
-            occurrences: 1,
-            policy: vec![],
-            result,
-            search_value: 0.0,
-            game_length: 1,
-            reason: "king_escaped".into(),
-        }
+        let ply = u32::from(side_to_move == Side::Defenders);
+        crate::data::sample::sample_at(0, ply, 0.0, result, 1)
     }
 
     /// 90 samples of attackers' wins (seen from both sides to move), 10 of defenders' wins and

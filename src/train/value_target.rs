@@ -87,32 +87,7 @@ fn short_horizon_values(samples: &[Sample], horizon: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Side;
-
-    /// A sample of game `game` at `ply` (attackers to move on even plies), with its search value
-    /// and result from the side to move's view, in a game of `length` plies.
-    fn at(game: u64, ply: u32, value: f32, result: f32, length: u32) -> Sample {
-        Sample {
-            game_id: game,
-            ply,
-            cells: vec![],
-            side_to_move: if ply.is_multiple_of(2) {
-                Side::Attackers
-            } else {
-                Side::Defenders
-            },
-            berserk: None,
-            roll: 0,
-            plies_since_capture: 0,
-            passes: 0,
-            occurrences: 1,
-            policy: vec![],
-            result,
-            search_value: value,
-            game_length: length,
-            reason: String::new(),
-        }
-    }
+    use crate::data::sample::sample_at as at;
 
     fn close(a: f32, b: f64) -> bool {
         (f64::from(a) - b).abs() < 1e-6

@@ -16,7 +16,7 @@ use tavlei::train::metrics::read_rows;
 use tavlei::train::side_balance::SideWeights;
 use tavlei::train::trainer::TrainRequest;
 use tavlei::train::value_target::ValueTarget;
-use tavlei::train::{train, TrainConfig};
+use tavlei::train::{train, TrainConfig, TrainSummary};
 
 /// Positions of a few brandubh games, each labelled with a fixed rule the network can learn:
 /// the target move is the first legal move, the value +1 when attackers are to move.
@@ -303,6 +303,23 @@ fn run_named(
     (out, run)
 }
 
+/// A whole training run named `name` in `dir`: its summary and the network it wrote.
+fn trained(
+    dir: &Path,
+    data: &[PathBuf],
+    init: &Path,
+    cfg: &TrainConfig,
+    name: &str,
+) -> (TrainSummary, PathBuf) {
+    let out = dir.join(format!("{name}.safetensors"));
+    let summary = train(
+        &request(data, init, &out, &dir.join(name), cfg),
+        &mut |_, _| {},
+    )
+    .expect("trains");
+    (summary, out)
+}
+
 /// The files of one committed step (`checkpoints/step-STEP/`).
 fn step_dir(run: &Path, step: u64) -> PathBuf {
     run.join("checkpoints").join(format!("step-{step:08}"))
@@ -546,13 +563,7 @@ fn games_left_out_of_the_value_loss_train_the_policy_only() {
             value_leave_out: vec![leave_out],
             ..tiny_config(10)
         };
-        let out = dir.join(format!("{name}.safetensors"));
-        let summary = train(
-            &request(&dirs, &init, &out, &dir.join(name), &cfg),
-            &mut |_, _| {},
-        )
-        .expect("trains");
-        (summary, out)
+        trained(dir, &dirs, &init, &cfg, name)
     };
     let (left, left_net) = run(Reason::Repetition, "left-out");
     let (kept, kept_net) = run(Reason::KingEscaped, "kept");
@@ -570,7 +581,7 @@ fn games_left_out_of_the_value_loss_train_the_policy_only() {
     );
     assert_eq!(left.value_left_out, 192);
     assert_eq!(kept.value_left_out, 0);
-    let value_loss = |s: &tavlei::train::TrainSummary| s.last_train.expect("a train row").1;
+    let value_loss = |s: &TrainSummary| s.last_train.expect("a train row").1;
     assert!(value_loss(&left).is_nan(), "{}", value_loss(&left));
     assert!(value_loss(&kept).is_finite() && value_loss(&kept) > 0.0);
 }
@@ -611,12 +622,7 @@ fn side_balance_evens_out_the_value_of_a_one_sided_window() {
             augment: false,
             ..tiny_config(120)
         };
-        let out = dir.join(format!("{name}.safetensors"));
-        let summary = train(
-            &request(&dirs, &init, &out, &dir.join(name), &cfg),
-            &mut |_, _| {},
-        )
-        .expect("trains");
+        let (summary, out) = trained(dir, &dirs, &init, &cfg, name);
         let net = Network::load(&out, None, tch::Device::Cpu).expect("loads");
         let (_, values) = net.evaluate(&[&start]).expect("evaluates");
         (summary, values[0])
