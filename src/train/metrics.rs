@@ -16,7 +16,7 @@ pub struct Totals {
     pub policy_loss: f64,
     /// The total weight of the value targets that count (each sample's weight: 0 where its game
     /// is left out, `TrainConfig::value_leave_out`; its side's weight, `value_side_balance`).
-    pub value_weight: f64,
+    pub value_target_weight: f64,
     pub value_loss: f64,
     pub policy_hits: f64,
     pub sign_hits: f64,
@@ -27,7 +27,7 @@ impl Totals {
     pub fn add(&mut self, other: &Totals) {
         self.samples += other.samples;
         self.policy_loss += other.policy_loss;
-        self.value_weight += other.value_weight;
+        self.value_target_weight += other.value_target_weight;
         self.value_loss += other.value_loss;
         self.policy_hits += other.policy_hits;
         self.sign_hits += other.sign_hits;
@@ -40,10 +40,10 @@ impl Totals {
 
     /// The weighted mean over the samples whose value counts; NaN when none did.
     pub fn value_loss(&self) -> f64 {
-        if self.value_weight == 0.0 {
+        if self.value_target_weight == 0.0 {
             f64::NAN
         } else {
-            self.value_loss / self.value_weight
+            self.value_loss / self.value_target_weight
         }
     }
 

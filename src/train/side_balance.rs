@@ -22,11 +22,11 @@ impl SideWeights {
 
     /// The weights that make the samples of games won by each side weigh alike in total with
     /// `balance` 1 (each kind `decisive / 2` in all), every sample 1 with `balance` 0, and in
-    /// between the full weights raised to `balance`. Only the samples `counts` keeps are counted;
-    /// a side that won none of them keeps weight 1 (there is nothing to weigh up).
-    pub fn of(samples: &[Sample], counts: impl Fn(&Sample) -> bool, balance: f64) -> SideWeights {
+    /// between the full weights raised to `balance`, over the samples whose value counts; a side
+    /// that won none of them keeps weight 1 (there is nothing to weigh up).
+    pub fn of<'a>(counted: impl IntoIterator<Item = &'a Sample>, balance: f64) -> SideWeights {
         let (mut attackers, mut defenders) = (0u64, 0u64);
-        for s in samples.iter().filter(|s| counts(s)) {
+        for s in counted {
             match winner(s) {
                 Some(Side::Attackers) => attackers += 1,
                 Some(Side::Defenders) => defenders += 1,
@@ -110,7 +110,7 @@ mod tests {
     #[test]
     fn full_balance_makes_both_sides_wins_weigh_alike() {
         let samples = window();
-        let w = SideWeights::of(&samples, |_| true, 1.0);
+        let w = SideWeights::of(&samples, 1.0);
         assert!((w.attackers - 50.0 / 90.0).abs() < 1e-6, "{w:?}");
         assert!((w.defenders - 5.0).abs() < 1e-6, "{w:?}");
         let (att, def) = (
@@ -127,23 +127,28 @@ mod tests {
     #[test]
     fn partial_balance_takes_a_power_and_zero_changes_nothing() {
         let samples = window();
-        let half = SideWeights::of(&samples, |_| true, 0.5);
+        let half = SideWeights::of(&samples, 0.5);
         assert!((half.defenders - 5f32.sqrt()).abs() < 1e-6, "{half:?}");
         assert!(
             (half.attackers - (50f32 / 90.0).sqrt()).abs() < 1e-6,
             "{half:?}"
         );
-        assert_eq!(SideWeights::of(&samples, |_| true, 0.0), SideWeights::EQUAL);
+        assert_eq!(SideWeights::of(&samples, 0.0), SideWeights::EQUAL);
     }
 
     #[test]
     fn only_the_counted_samples_are_weighed_and_a_side_without_wins_keeps_weight_one() {
         let samples = window();
         // leaving out the defenders' wins leaves one side with wins: nothing to balance
-        let attackers_only = SideWeights::of(&samples, |s| winner(s) != Some(Side::Defenders), 1.0);
+        let attackers_only = SideWeights::of(
+            samples
+                .iter()
+                .filter(|s| winner(s) != Some(Side::Defenders)),
+            1.0,
+        );
         assert_eq!(attackers_only, SideWeights::EQUAL);
         // leaving out 80 of the attackers' 90: 10 and 10 weigh alike already
-        let kept = SideWeights::of(&samples[80..], |_| true, 1.0);
+        let kept = SideWeights::of(&samples[80..], 1.0);
         assert!((kept.attackers - 1.0).abs() < 1e-6 && (kept.defenders - 1.0).abs() < 1e-6);
     }
 }

@@ -191,9 +191,9 @@ fn losses(
     let policy_loss = policy_rows.mean(Kind::Float);
     let value = value.to_kind(Kind::Float);
     // the weighted mean over the samples whose value counts (none: zero, not a division by zero)
-    let value_weight = b.value_weights.sum(Kind::Float);
+    let target_weight = b.value_weights.sum(Kind::Float);
     let value_loss = ((&value - &b.value).square() * &b.value_weights).sum(Kind::Float)
-        / value_weight.clamp_min(1e-9);
+        / target_weight.clamp_min(1e-9);
     let loss = &policy_loss + &value_loss * cfg.value_weight;
     // the opponent's reply, averaged over the items that have one
     let loss = match (reply, &b.reply) {
@@ -222,7 +222,7 @@ fn losses(
                 count(&hits),
                 count(&sign_hits),
                 count(&decisive),
-                value_weight.detach(),
+                target_weight.detach(),
             ],
             0,
         )
@@ -234,7 +234,7 @@ fn losses(
     let totals = Totals {
         samples: n,
         policy_loss: s[0] * n,
-        value_weight: s[5],
+        value_target_weight: s[5],
         value_loss: s[1] * s[5],
         policy_hits: s[2],
         sign_hits: s[3],
@@ -356,11 +356,11 @@ pub fn train(
     }
     let window = samples.split_off(samples.len().saturating_sub(cfg.window));
     let values = cfg.value_target().of(&window);
-    let sides = SideWeights::of(
-        &window,
-        |s| cfg.trains_value(&s.reason),
-        cfg.value_side_balance,
-    );
+    // which samples train the value head (`value_leave_out`), and what each side's wins weigh
+    let trains_value: Vec<bool> = window.iter().map(|s| cfg.trains_value(&s.reason)).collect();
+    let value_left_out = trains_value.iter().filter(|&&c| !c).count();
+    let counted = window.iter().zip(&trains_value).filter(|(_, &c)| c);
+    let sides = SideWeights::of(counted.map(|(s, _)| s), cfg.value_side_balance);
     let replies = if reply.is_some() {
         reply_targets(&window)
     } else {
@@ -370,22 +370,14 @@ pub fn train(
         .iter()
         .zip(values)
         .zip(replies)
-        .map(|((sample, value), reply)| Item {
+        .zip(&trains_value)
+        .map(|(((sample, value), reply), &trains)| Item {
             sample,
             value,
-            value_weight: if cfg.trains_value(&sample.reason) {
-                sides.weight(sample)
-            } else {
-                0.0
-            },
+            value_weight: if trains { sides.weight(sample) } else { 0.0 },
             reply: reply.map(|j| window[j].policy.as_slice()),
         })
         .partition(|it| is_validation(it.sample.game_id, cfg.validation_fraction));
-    let value_left_out = train_set
-        .iter()
-        .chain(&val)
-        .filter(|it| it.value_weight == 0.0)
-        .count();
     let (train_set, val) = if train_set.is_empty() {
         (val, vec![])
     } else {
