@@ -208,6 +208,21 @@ pub fn write_report(
     if ratios {
         md += "*Attackers' search ratio*: the attackers' simulations over the defenders' in that generation's self-play (`attacker_search_ratio`).\n\n";
     }
+    // games that began after alpha-beta's first plies are self-play's from there on, but their
+    // outcomes owe something to alpha-beta's start: the reader is told how many there were
+    if records.iter().any(|r| r.selfplay.alpha_beta_starts > 0) {
+        let counts: Vec<String> = records
+            .iter()
+            .map(|r| {
+                let s = &r.selfplay;
+                format!("{}: {} of {}", r.generation, s.alpha_beta_starts, s.games)
+            })
+            .collect();
+        md += &format!(
+            "Self-play games that started after alpha-beta's first plies (`[selfplay.starts]`; those plies are in the columns' outcomes and lengths, not in the positions), by generation (a resumed stage counts only the games it played after resuming): {}.\n\n",
+            counts.join(", ")
+        );
+    }
     // the repetition rule decides a game in some variants (Brandubh, Copenhagen: the defenders
     // lose) and draws it in others (Tavlei): the column counts both, apart from the draws
     md += "*Ended by repetition* and *at the length cap* count every game those rules ended, won or drawn: where a repetition decides the game (the defenders lose in Brandubh and Copenhagen) it is among the attackers' wins, not an attack.\n\n";

@@ -75,6 +75,10 @@ pub struct SelfplaySummary {
     /// written before it existed.
     #[serde(default = "equal_budgets")]
     pub attacker_search_ratio: f64,
+    /// Games that started from alpha-beta's first plies (`selfplay.starts`) among those this
+    /// stage played (a resumed stage: after it resumed).
+    #[serde(default)]
+    pub alpha_beta_starts: u64,
 }
 
 fn equal_budgets() -> f64 {
@@ -119,6 +123,7 @@ impl SelfplaySummary {
             batches: run.batches,
             workers: run.workers,
             attacker_search_ratio: 1.0,
+            alpha_beta_starts: run.alpha_beta_starts,
         })
     }
 }

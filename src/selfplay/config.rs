@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::starts::StartsConfig;
 use crate::config::{ConfigError, Invalid, Settings};
 use crate::nn::Precision;
 use crate::rules::Side;
@@ -52,6 +53,10 @@ pub struct SelfplayConfig {
     #[serde(default)]
     pub precision: Precision,
     pub search: SearchConfig,
+    /// A share of the games starts after some plies of alpha-beta against itself
+    /// (`selfplay::starts`). Absent: every game from the start position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts: Option<StartsConfig>,
 }
 
 impl Default for SelfplayConfig {
@@ -70,6 +75,7 @@ impl Default for SelfplayConfig {
             cache_size: 200_000,
             precision: Precision::F32,
             search: SearchConfig::default(),
+            starts: None,
         }
     }
 }
@@ -148,6 +154,9 @@ impl Settings for SelfplayConfig {
             return Err("temperature must be positive".into());
         }
         self.search.check()?;
+        if let Some(starts) = &self.starts {
+            starts.check()?;
+        }
         Ok(())
     }
 }

@@ -4,6 +4,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::config::SelfplayConfig;
+use super::starts::Starts;
 use crate::data::Sample;
 use crate::encode::policy::policy_index;
 use crate::rules::{Outcome, Position, Side};
@@ -17,6 +18,9 @@ pub struct FinishedGame {
     pub samples: Vec<Sample>,
     pub moves: Vec<String>,
     pub outcome: Outcome,
+    /// Plies played before self-play took over (alpha-beta's, `selfplay::starts`): the first
+    /// `start_ply` of `moves`, which give no samples.
+    pub start_ply: u32,
 }
 
 pub struct Game {
@@ -28,12 +32,24 @@ pub struct Game {
     full: bool,
     samples: Vec<Sample>,
     moves: Vec<String>,
+    start_ply: u32,
 }
 
 impl Game {
-    pub fn new(id: u64, start: &Position, seed: u64, cfg: &SelfplayConfig) -> Game {
+    /// Game `id` of a run seeded `seed`, from `start` or, where `starts` says so, from where
+    /// alpha-beta's first plies take it.
+    pub fn new(
+        id: u64,
+        start: &Position,
+        seed: u64,
+        cfg: &SelfplayConfig,
+        starts: Option<&Starts>,
+    ) -> Game {
         let mut rng = ChaCha8Rng::seed_from_u64(game_seed(seed, id));
-        let mut position = start.clone();
+        let (mut position, moves) = match starts {
+            Some(starts) => starts.opening(start, seed, id),
+            None => (start.clone(), Vec::new()),
+        };
         if position.needs_roll() {
             position.set_roll(rng.random_range(1..=6));
         }
@@ -44,7 +60,8 @@ impl Game {
             position,
             full: false,
             samples: Vec::new(),
-            moves: Vec::new(),
+            start_ply: moves.len() as u32,
+            moves,
         };
         game.plan_search(cfg);
         game
@@ -128,7 +145,10 @@ impl Game {
 
     fn finish(self, outcome: Outcome) -> FinishedGame {
         let length = self.position.ply();
-        FinishedGame::new(self.id, self.samples, self.moves, outcome, length)
+        FinishedGame {
+            start_ply: self.start_ply,
+            ..FinishedGame::new(self.id, self.samples, self.moves, outcome, length)
+        }
     }
 }
 
@@ -156,6 +176,7 @@ impl FinishedGame {
             samples,
             moves,
             outcome,
+            start_ply: 0,
         }
     }
 }
@@ -215,13 +236,13 @@ mod tests {
         let start = Position::start(&variant);
         assert_eq!(start.side_to_move(), Side::Attackers);
         // ratio 4: the attackers search 2 * 4 / 5 of the simulations, the defenders 2 / 5
-        let game = Game::new(0, &start, 1, &cfg);
+        let game = Game::new(0, &start, 1, &cfg, None);
         assert_eq!(game.search.budget(), Budget::Nodes(26));
         let mut moves = Vec::new();
         start.legal_moves(&mut moves);
         let mut after = start.clone();
         after.play_unchecked(moves[0]);
-        let game = Game::new(0, &after, 1, &cfg);
+        let game = Game::new(0, &after, 1, &cfg, None);
         assert_eq!(game.search.budget(), Budget::Nodes(6));
         // equal budgets: the configured count for either side
         let equal = SelfplayConfig {
@@ -229,7 +250,7 @@ mod tests {
             ..cfg
         };
         assert_eq!(
-            Game::new(0, &after, 1, &equal).search.budget(),
+            Game::new(0, &after, 1, &equal, None).search.budget(),
             Budget::Nodes(16)
         );
     }

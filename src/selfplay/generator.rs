@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use super::config::SelfplayConfig;
 use super::game::FinishedGame;
 use super::lane::{thread_cpu_seconds, thread_queued_seconds, Lane, LaneCounters};
+use super::starts::Starts;
 use super::teacher::Teacher;
 use super::workers::{play_lanes, Seats, WorkerTimes};
 use crate::data::{write_shard, DataError};
@@ -44,6 +45,8 @@ pub struct GenerateSummary {
     pub write_seconds: f64,
     /// Threads that played the lanes.
     pub workers: u64,
+    /// Games that started from alpha-beta's first plies (`selfplay.starts`).
+    pub alpha_beta_starts: u64,
     /// Batches by size: entry k counts batches of 2^k to 2^(k+1) - 1 evaluations.
     pub batch_sizes: Vec<u64>,
 }
@@ -52,7 +55,9 @@ impl GenerateSummary {
     /// Counts a finished game: its positions, samples and outcome.
     pub(crate) fn count(&mut self, game: &FinishedGame) {
         self.games += 1;
-        self.positions += game.moves.len() as u64;
+        // positions self-play searched: alpha-beta's first plies are not its own
+        self.positions += (game.moves.len() as u64).saturating_sub(game.start_ply.into());
+        self.alpha_beta_starts += u64::from(game.start_ply > 0);
         self.samples += game.samples.len() as u64;
         match game.outcome.winner {
             Some(Side::Attackers) => self.attacker_wins += 1,
@@ -170,8 +175,9 @@ pub fn generate_shards(
 ) -> Result<GenerateSummary, DataError> {
     let mut run = Writer::prepare(start, cfg, games, seed, out_dir, only)?;
     let (cpu, queued) = (thread_cpu_seconds(), thread_queued_seconds());
+    let starts = parse_starts(cfg)?;
     let mut lanes: Vec<Lane> = (0..cfg.lanes.max(1))
-        .map(|k| Lane::new(k, &run.todo, cfg, start))
+        .map(|k| Lane::new(k, &run.todo, cfg, start, starts.clone()))
         .collect();
     loop {
         let mut more = false;
@@ -218,16 +224,30 @@ pub fn generate_shards_on_workers(
         "one evaluator for each lane"
     );
     let mut run = Writer::prepare(start, cfg, games, seed, out_dir, only)?;
+    let starts = parse_starts(cfg)?;
     let lanes = evaluators
         .into_iter()
         .enumerate()
-        .map(|(k, e)| (Lane::new(k, &run.todo, cfg, start), e))
+        .map(|(k, e)| (Lane::new(k, &run.todo, cfg, start, starts.clone()), e))
         .collect();
     let threads = cfg.worker_threads();
     let (counters, times) = play_lanes(lanes, threads, seats, (start, seed), cfg, &mut |done| {
         run.take(done, progress)
     })?;
     Ok(run.finish(&counters, &times, threads))
+}
+
+/// The run's starts from alpha-beta's play, their player read once.
+fn parse_starts(cfg: &SelfplayConfig) -> Result<Option<Starts>, DataError> {
+    cfg.starts
+        .as_ref()
+        .map(|c| {
+            Starts::new(c).map_err(|e| DataError::Teacher {
+                spec: c.agent.clone(),
+                message: e.to_string(),
+            })
+        })
+        .transpose()
 }
 
 /// A run's finished games on their way to the shards: each shard is written once all its games

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::config::SelfplayConfig;
 use super::game::{FinishedGame, Game};
+use super::starts::Starts;
 use crate::rules::Position;
 use crate::search::mcts::batch::evaluate_pending;
 use crate::search::mcts::cache::EvalCache;
@@ -105,6 +106,7 @@ pub struct Lane {
     in_flight: usize,
     cache: EvalCache,
     counters: LaneCounters,
+    starts: Option<Starts>,
 }
 
 /// Games in flight in lane `k` of `lanes` when `total` are in flight in all: shared out evenly,
@@ -116,7 +118,13 @@ pub fn lane_in_flight(total: usize, lanes: usize, k: usize) -> usize {
 
 impl Lane {
     /// Lane `k` of `cfg.lanes`, playing those of `games` (ids, in order) that belong to it.
-    pub fn new(k: usize, games: &[u64], cfg: &SelfplayConfig, start: &Position) -> Lane {
+    pub fn new(
+        k: usize,
+        games: &[u64],
+        cfg: &SelfplayConfig,
+        start: &Position,
+        starts: Option<Starts>,
+    ) -> Lane {
         let lanes = cfg.lanes.max(1);
         let ids: Vec<u64> = games
             .iter()
@@ -130,6 +138,7 @@ impl Lane {
             // the run's cache shared out, so memory does not grow with the lanes
             cache: EvalCache::for_variant(cfg.cache_size / lanes, start.variant()),
             counters: LaneCounters::default(),
+            starts,
         }
     }
 
@@ -145,7 +154,10 @@ impl Lane {
         let before = thread_cpu_seconds();
         while self.active.len() < self.in_flight {
             match self.queue.next() {
-                Some(id) => self.active.push(Game::new(id, start, seed, cfg)),
+                Some(id) => {
+                    let game = Game::new(id, start, seed, cfg, self.starts.as_ref());
+                    self.active.push(game);
+                }
                 None => break,
             }
         }

@@ -5,6 +5,7 @@ pub mod config;
 pub mod game;
 pub mod generator;
 pub mod lane;
+pub mod starts;
 pub mod teacher;
 pub mod workers;
 

@@ -22,7 +22,9 @@ use crate::data::checksum::content_hash;
 use crate::data::DataError;
 use crate::encode::policy::policy_index;
 use crate::rules::Position;
-use crate::search::alphabeta::{AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, SpecFiles};
+use crate::search::alphabeta::{
+    AbResult, AlphaBeta, AlphaBetaConfig, LearnedEval, Limit, SpecFiles,
+};
 
 /// A teacher: alpha-beta to a fixed depth (a depth, not a time, so its games are reproducible),
 /// with the compiled settings or those of a file (`ab:D:eval=FILE`, e.g. a quiescence search),
@@ -101,12 +103,28 @@ impl Teacher {
 
     /// The teacher's search for one game (a fresh one per game, so a move depends only on the
     /// position and the game).
-    fn search(&self, seed: u64) -> AlphaBeta {
+    pub(crate) fn search(&self, seed: u64) -> AlphaBeta {
         let search = AlphaBeta::new(self.settings.clone(), seed);
         match &self.learned {
             Some(learned) => search.with_learned(LearnedEval::new(Arc::clone(&learned.network))),
             None => search,
         }
+    }
+
+    /// The teacher's move in `position` (not over) in the game that `varying` names, with its
+    /// opening noise where `noisy`. A fresh table each move: a move depends only on the
+    /// position and the game.
+    pub(crate) fn choose(
+        &self,
+        ab: &mut AlphaBeta,
+        position: &Position,
+        varying: u64,
+        noisy: bool,
+    ) -> AbResult {
+        ab.clear();
+        let noise = if noisy { ab.opening_noise(1.0) } else { 0 };
+        ab.vary(varying, noise);
+        ab.search(position, Limit::Depth(self.depth))
     }
 }
 
@@ -201,15 +219,7 @@ fn teacher_game(
             let length = position.ply();
             return FinishedGame::new(id, samples, moves, outcome, length);
         }
-        // a fresh table each move: a move depends only on the position and the game
-        ab.clear();
-        let noise = if position.ply() < noisy_plies {
-            ab.opening_noise(1.0)
-        } else {
-            0
-        };
-        ab.vary(varying, noise);
-        let found = ab.search(&position, Limit::Depth(teacher.depth));
+        let found = teacher.choose(&mut ab, &position, varying, position.ply() < noisy_plies);
         let mv = found
             .best
             .expect("a position that is not over has a legal move");

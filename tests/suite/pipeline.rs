@@ -599,3 +599,23 @@ fn side_budgets_give_the_side_that_loses_more_search_the_next_generation() {
     assert!(summary.contains("attackers' search ratio"), "{summary}");
     assert!(summary.contains(&format!(" {second:.2} |")), "{summary}");
 }
+
+#[test]
+fn a_pipeline_starts_self_play_from_alpha_beta_and_says_how_often() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let run = tmp.path().join("run");
+    let mut cfg = tiny(1);
+    cfg.selfplay.starts = Some(tavlei::selfplay::starts::StartsConfig {
+        share: 1.0,
+        plies: [2, 6],
+        agent: "ab:1".to_string(),
+    });
+    let records = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("a generation");
+    let s = &records[0].selfplay;
+    assert_eq!(s.alpha_beta_starts, s.games, "{s:?}");
+    let summary =
+        tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
+            .expect("report");
+    let line = format!("by generation (a resumed stage counts only the games it played after resuming): 0: {} of {}.", s.games, s.games);
+    assert!(summary.contains(&line), "{summary}");
+}

@@ -9,6 +9,7 @@ use tavlei::encode::policy::policy_index;
 use tavlei::rules::{Position, Variant};
 use tavlei::search::{RolloutEvaluator, SearchConfig, UniformEvaluator};
 use tavlei::selfplay::generator::{records_path, shard_path};
+use tavlei::selfplay::starts::{Starts, StartsConfig};
 use tavlei::selfplay::{generate, SelfplayConfig};
 
 fn tiny_config(gumbel: bool) -> SelfplayConfig {
@@ -30,6 +31,7 @@ fn tiny_config(gumbel: bool) -> SelfplayConfig {
             gumbel_actions: 8,
             ..SearchConfig::default()
         },
+        starts: None,
     }
 }
 
@@ -439,7 +441,7 @@ fn single_batch_games(
     loop {
         while active.len() < cfg.concurrent_games {
             match queue.next() {
-                Some(id) => active.push(Game::new(id, start, seed, cfg)),
+                Some(id) => active.push(Game::new(id, start, seed, cfg, None)),
                 None => break,
             }
         }
@@ -566,4 +568,92 @@ fn lanes_change_no_game_when_evaluations_do_not_depend_on_the_batch() {
         || Box::new(RolloutEvaluator::new(1, 3)) as Box<dyn tavlei::search::Evaluator + Send>;
     let (_tmp, dir) = on_workers(&lanes_config(3), 2, 2, eval);
     assert_eq!(games_of(&dir, 3, 3), oracle);
+}
+
+fn starts_config(share: f32) -> SelfplayConfig {
+    SelfplayConfig {
+        starts: Some(StartsConfig {
+            share,
+            plies: [4, 12],
+            agent: "ab:1".to_string(),
+        }),
+        ..tiny_config(false)
+    }
+}
+
+#[test]
+fn games_from_alpha_beta_starts_learn_only_from_their_own_plies() {
+    let v = Variant::load("brandubh").expect("preset");
+    let start = Position::start(&v);
+    let cfg = starts_config(1.0);
+    let starts = Starts::new(cfg.starts.as_ref().expect("starts")).expect("a player");
+    let (_tmp, dir) = scratch();
+    let s = generate(&start, &mut UniformEvaluator, &cfg, 6, 3, &dir, &mut ()).expect("runs");
+    let (mut openings, mut own_plies, mut sampled) = (Vec::new(), 0, 0);
+    for k in 0..2 {
+        let shard = read_shard(&shard_path(&dir, k)).expect("shard reads");
+        for (i, (moves, _)) in read_records(&records_path(&dir, k)).iter().enumerate() {
+            let id = k * 3 + i as u64;
+            let (_, opening) = starts.opening(&start, 3, id);
+            assert!((4..=12).contains(&opening.len()), "game {id}: {opening:?}");
+            assert_eq!(
+                moves[..opening.len()],
+                opening[..],
+                "game {id} opens with alpha-beta"
+            );
+            own_plies += moves.len() - opening.len();
+            // the record replays from the start, and each sample is its ply's position
+            let samples: Vec<_> = shard.samples.iter().filter(|s| s.game_id == id).collect();
+            sampled += samples.len();
+            let mut pos = Position::start(&v);
+            for (ply, text) in moves.iter().enumerate() {
+                for sample in samples.iter().filter(|s| s.ply as usize == ply) {
+                    assert!(
+                        ply >= opening.len(),
+                        "game {id}: a sample of alpha-beta's ply {ply}"
+                    );
+                    assert_eq!(sample.cells, pos.cells(), "game {id} ply {ply}");
+                }
+                pos.play(text).expect("a legal recorded move");
+            }
+            openings.push(opening);
+        }
+    }
+    openings.sort();
+    openings.dedup();
+    assert!(openings.len() > 1, "every game opened alike: {openings:?}");
+    assert!(sampled > 0, "the games gave samples");
+    assert_eq!(s.alpha_beta_starts, 6);
+    assert_eq!(
+        s.positions as usize, own_plies,
+        "positions are self-play's own"
+    );
+}
+
+#[test]
+fn a_share_of_the_games_starts_from_alpha_beta_and_none_is_none() {
+    let v = Variant::load("brandubh").expect("preset");
+    let start = Position::start(&v);
+    let play = |cfg: &SelfplayConfig| {
+        let (tmp, dir) = scratch();
+        let s = generate(&start, &mut UniformEvaluator, cfg, 9, 4, &dir, &mut ()).expect("runs");
+        let records: Vec<String> = (0..3)
+            .map(|k| std::fs::read_to_string(records_path(&dir, k)).expect("records"))
+            .collect();
+        drop(tmp);
+        (s, records)
+    };
+    let (half, _) = play(&starts_config(0.5));
+    assert!(
+        half.alpha_beta_starts > 0 && half.alpha_beta_starts < 9,
+        "{} of 9 games started from alpha-beta",
+        half.alpha_beta_starts
+    );
+    let (none, none_records) = play(&starts_config(0.0));
+    let (_, plain_records) = play(&tiny_config(false));
+    assert_eq!(none.alpha_beta_starts, 0);
+    assert_eq!(
+        none_records, plain_records,
+        "a share of 0 plays the same games"
+    );
 }

@@ -17,7 +17,9 @@
 # variant, models/VARIANT.nnue, instead of the compiled one: a stronger teacher for both sides),
 # noreps (games that ended by repetition or the length cap train the policy only,
 # `value_leave_out`: a repetition draw does not say who stood better), sidebalance (the value
-# loss weighs the samples of each side's wins alike in total, `value_side_balance = 1`).
+# loss weighs the samples of each side's wins alike in total, `value_side_balance = 1`), abstarts
+# (half the self-play games start after 2-30 plies of the teacher's alpha-beta against itself,
+# `[selfplay.starts]`: positions with an attack under way, which self-play seldom reaches).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 BIN=${TAVLEI_BIN:-./target/release/tavlei}
@@ -38,6 +40,7 @@ declare -A EDIT=(
   [nnueteacher]='s|^agent = "ab:3"$|agent = "ab:3:nnue=models/VARIANT.nnue"|'
   [noreps]='/^short_value_horizon = /a value_leave_out = ["repetition", "length_cap"]'
   [sidebalance]='/^short_value_horizon = /a value_side_balance = 1.0'
+  [abstarts]='$a [selfplay.starts]\nshare = 0.5\nplies = [2, 30]\nagent = "ab:3"'
 )
 [ -n "${EDIT[$arm]+set}" ] || { echo "unknown arm $arm (${!EDIT[*]})" >&2; exit 1; }
 VARIANT=${VARIANT:-tablut}
