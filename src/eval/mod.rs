@@ -5,6 +5,7 @@
 pub mod agent;
 pub mod arena;
 pub mod balance;
+pub mod calibration;
 pub mod clock;
 pub mod game_store;
 pub mod matches;

@@ -999,3 +999,121 @@ fn grow_writes_a_larger_network_and_refuses_to_shrink() {
         "{err}"
     );
 }
+
+/// `data calibration` splits the samples by side to move and measures a network's raw value
+/// against their results: the counts and mean results are the shards', the mean values the
+/// network's own, and a network of another variant is refused by name.
+#[test]
+fn data_calibration_measures_each_side_against_the_stored_results() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let path = |name: &str| tmp.path().join(name).display().to_string();
+    let (games, model, out) = (path("games"), path("net.safetensors"), path("calibration"));
+    stdout(&tavlei(&[
+        "selfplay",
+        "--variant",
+        "brandubh",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--out",
+        &games,
+        "--teacher",
+        "ab:2",
+    ]));
+    stdout(&tavlei(&[
+        "init-model",
+        "--variant",
+        "brandubh",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--checkpoint",
+        &model,
+    ]));
+    let report = json_lines(&stdout(&tavlei(&[
+        "data",
+        "calibration",
+        &games,
+        "--model",
+        &model,
+        "--bins",
+        "4",
+        "--json",
+        "--out",
+        &out,
+    ])));
+    let sides = report[0]["sides"].as_array().expect("sides");
+    let data = tavlei::data::read_dir(std::path::Path::new(&games), None).expect("shards");
+    let v = tavlei::interop::load_variant("brandubh").expect("preset");
+    let net = tavlei::nn::Network::load(std::path::Path::new(&model), None, tch::Device::Cpu)
+        .expect("network");
+    assert_eq!(report[0]["samples"], data.samples.len());
+    assert_eq!(sides.len(), 2, "{report:?}");
+    for (side, name) in sides.iter().zip(["attackers", "defenders"]) {
+        assert_eq!(side["side"], name);
+        let mine: Vec<_> = data
+            .samples
+            .iter()
+            .filter(|s| format!("{:?}", s.side_to_move).to_lowercase() == name)
+            .collect();
+        let positions: Vec<_> = mine
+            .iter()
+            .map(|s| s.position(&v).expect("position"))
+            .collect();
+        let (_, values) = net
+            .evaluate(&positions.iter().collect::<Vec<_>>())
+            .expect("values");
+        let mean =
+            |x: &mut dyn Iterator<Item = f32>| x.map(f64::from).sum::<f64>() / mine.len() as f64;
+        assert_eq!(side["samples"], mine.len());
+        let close = |key: &str, expected: f64| {
+            let got = side[key].as_f64().expect("number");
+            assert!(
+                (got - expected).abs() < 1e-4,
+                "{name} {key}: {got} against {expected}"
+            );
+        };
+        close("mean_result", mean(&mut mine.iter().map(|s| s.result)));
+        close("mean_value", mean(&mut values.iter().copied()));
+        let binned: u64 = side["bins"]
+            .as_array()
+            .expect("bins")
+            .iter()
+            .map(|b| b["samples"].as_u64().expect("n"))
+            .sum();
+        assert_eq!(binned, mine.len() as u64, "every sample in a bin");
+    }
+    for file in ["calibration.json", "reliability.svg", "reliability.png"] {
+        assert!(tmp.path().join("calibration").join(file).exists(), "{file}");
+    }
+    let few = json_lines(&stdout(&tavlei(&[
+        "data",
+        "calibration",
+        &games,
+        "--model",
+        &model,
+        "--max-samples",
+        "7",
+        "--json",
+    ])));
+    assert_eq!(few[0]["samples"], 7);
+    // a Tablut network is not measured on Brandubh games
+    let other = path("tablut.safetensors");
+    stdout(&tavlei(&[
+        "init-model",
+        "--variant",
+        "tablut",
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--checkpoint",
+        &other,
+    ]));
+    let refused = tavlei(&["data", "calibration", &games, "--model", &other]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("tablut.safetensors"), "{stderr}");
+}
