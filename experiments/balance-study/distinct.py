@@ -12,12 +12,14 @@ Reads the records `tavlei balance` writes beside its stores (`STUDY_DIR/games/*.
 format `tavlei replay` reads), so it needs no store. Default: the older tables of
 experiments/balance-study and the networks' tables the README cites. Standard library only.
 """
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# experiments/: the record files' reader is shared with the other studies' tables
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from balance_stats import Z95, wilson  # noqa: E402
+from end_reasons import read_games  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = [
@@ -34,34 +36,6 @@ DEFAULT = [
     "models/previous/tavlei-gen8-evidence/balance",
     "experiments/learning/tavlei-teacher/balance",
 ]
-
-
-# a record's header: one agent playing itself (`tavlei balance`) or two (`tavlei match`)
-HEADER = re.compile(
-    r"# game \d+(?: \((?P<self>.+) vs itself\)|: (?P<attacker>.+) \(attackers\) vs (?P<defender>.+) \(defenders\))$"
-)
-
-
-def read_games(path):
-    """Every game of a record file (the format `tavlei replay` reads) as a dict of its
-    attacker's and defender's agent specs, its tags (variant, rules, result) and its moves: a
-    `# game N (AGENT vs itself)` or `# game N: A (attackers) vs B (defenders)` header, tag
-    lines in brackets, then the moves."""
-    games = []
-    for line in path.read_text().splitlines():
-        if line.startswith("# game "):
-            m = HEADER.match(line)
-            if not m:
-                # a header read wrong would fold one game's moves into another's
-                raise ValueError(f"{path}: a game header of no known form: {line}")
-            attacker, defender = m["self"] or m["attacker"], m["self"] or m["defender"]
-            games.append({"attacker": attacker, "defender": defender, "moves": ""})
-        elif games and line.startswith("[") and line.endswith('"]'):
-            tag, value = line[1:-2].split(' "', 1)
-            games[-1][tag] = value
-        elif games and line.strip():
-            games[-1]["moves"] = f"{games[-1]['moves']} {line.strip()}".strip()
-    return games
 
 
 def read_records(path):

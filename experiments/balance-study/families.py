@@ -16,15 +16,16 @@ combined), at 90 % for an equivalence test (TOST at 5 %) and at 95 % for a diffe
 import json
 import math
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+# experiments/: how games ended is read and written as the other studies' tables do it
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from balance_stats import (  # noqa: E402
     DIFFERENT, EQUIVALENT, LEVELS_DIFFER, MEASURED, NOT_EQUIVALENT, TRENDING, Z90, Z95, comparison_verdict,
     difference, elo, games_for_tost, ladder_verdict, side_fit, strength_bands, trend_test, wilson,
 )
-from distinct import read_games  # noqa: E402
+from end_reasons import end_counts, ends_cell, match_games, read_games  # noqa: E402
 
 MARGIN = 0.075  # the study's default equivalence margin (tavlei balance --margin 7.5)
 # Balance in recorded human play, as docs/rules.md gives it.
@@ -156,21 +157,6 @@ def records(folder):
     return games
 
 
-def end_counts(games):
-    """The games' results, each side's wins and the draws, counted by end reason."""
-    counts = {"attackers": Counter(), "defenders": Counter(), "draw": Counter()}
-    for g in games:
-        winner, _, reason = g.get("result", "").partition(" ")
-        counts.setdefault(winner, Counter())[reason or "no reason"] += 1
-    return counts
-
-
-def ends_cell(counts):
-    """End reasons with their counts, the most frequent first: "king captured 23, repetition 1"."""
-    ranked = sorted(counts.items(), key=lambda c: (-c[1], c[0]))
-    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in ranked) or "none"
-
-
 def same_results(counts, attackers, defenders, draws):
     """Whether the counted records hold exactly a report's attacker wins, defender wins and draws."""
     return [sum(counts[k].values()) for k in ("attackers", "defenders", "draw")] == [attackers, defenders, draws] \
@@ -236,25 +222,10 @@ def family_ends(folder, reports):
     return lines
 
 
-def match_records(folder, m):
-    """A stored match's games as records (attacker, defender, result): `games.jsonl` (agent 0 is
-    the report's `a`), else the `games.txt` records."""
-    store = Path(folder) / "games.jsonl"
-    if store.exists():
-        games = [json.loads(line) for line in store.read_text().splitlines() if line.strip()]
-        names = (m["a"], m["b"])
-        return [
-            {"attacker": names[g["attacker"]], "defender": names[1 - g["attacker"]],
-             "result": f"{g['outcome'].get('winner') or 'draw'} {g['outcome'].get('reason', '')}".strip()}
-            for g in games
-        ]
-    return records(folder)
-
-
 def cross_ends(folder, m, rows):
     """The ends table of the cross-family games (rows as cross_rows gives them), from the match's
     records; none where they are missing or do not hold the report's results."""
-    games = match_records(folder, m)
+    games = match_games(folder, m["a"], m["b"]) or []
     found = []
     for attack, defence, w, dr, l in rows:
         c = end_counts([g for g in games if g["attacker"] == attack and g["defender"] == defence])

@@ -10,6 +10,10 @@ import math
 import pathlib
 import sys
 
+# experiments/: how games ended is read and written as the other studies' tables do it
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+from end_reasons import end_counts, ends_cell, match_games  # noqa: E402
+
 HERE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent)
 ARMS = ["base", "discount", "forced", "gumbel16", "gumbel16eq", "noteacher", "reply", "short"]
 
@@ -58,35 +62,15 @@ def selfplay_cpu(run):
 
 def ends(match):
     """Each side's wins of a stored match by end reason, from agent A's view: (A's attacking wins,
-    B's attacking wins), each a dict reason -> games; None without stored games. Reads
-    `games.jsonl` (agent 0 is A) or the `games.txt` records."""
-    a_wins, b_wins = {}, {}
-    store, records = match / "games.jsonl", match / "games.txt"
-    if store.is_file():
-        for line in store.read_text().splitlines():
-            if line.strip():
-                g = json.loads(line)
-                if g["outcome"].get("winner") == "attackers":
-                    side = a_wins if g["attacker"] == 0 else b_wins
-                    side[g["outcome"]["reason"]] = side.get(g["outcome"]["reason"], 0) + 1
-        return a_wins, b_wins
-    if not records.is_file():
+    B's attacking wins), each a Counter reason -> games; None without stored games. Reads
+    `games.jsonl` (agent 0 is A) or the `games.txt` records (end_reasons.match_games)."""
+    report = match / "match.json"
+    # a match still playing has its store but no report yet: its agents are 0 and 1 there
+    a, b = (json.loads(report.read_text())[k] for k in "ab") if report.is_file() else (0, 1)
+    games = match_games(match, a, b)
+    if games is None:
         return None
-    a = json.loads((match / "match.json").read_text())["a"]
-    attacker = None
-    for line in records.read_text().splitlines():
-        if line.startswith("# game "):
-            attacker = line.split(": ", 1)[1].rsplit(" (attackers) vs ", 1)[0]
-        elif line.startswith('[result "attackers '):
-            side = a_wins if attacker == a else b_wins
-            reason = line[len('[result "attackers '):-2]
-            side[reason] = side.get(reason, 0) + 1
-    return a_wins, b_wins
-
-
-def by_reason(wins):
-    ranked = sorted(wins.items(), key=lambda w: (-w[1], w[0]))
-    return ", ".join(f"{reason.replace('_', ' ')} {n}" for reason, n in ranked) or "none"
+    return tuple(end_counts([g for g in games if g["attacker"] == agent])["attackers"] for agent in (a, b))
 
 
 def ends_rows():
@@ -100,7 +84,7 @@ def ends_rows():
             for match, name in [("vs-base", "vs base"), ("vs-ab2", "vs ab:2")]:
                 found = ends(d / match) if arm != "base" or match != "vs-base" else None
                 if found:
-                    rows.append(f"| {arm} | {seed} | {name} | {by_reason(found[0])} | {by_reason(found[1])} |")
+                    rows.append(f"| {arm} | {seed} | {name} | {ends_cell(found[0])} | {ends_cell(found[1])} |")
     return rows
 
 
