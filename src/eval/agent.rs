@@ -13,7 +13,8 @@
 //!
 //! A network agent's spec may end in `:leaf=K`: its search gathers up to K leaves per network
 //! call (`SearchConfig::leaf_batch`), whatever the command's `--leaf-batch` says; and then in
-//! `:bf16`: its forward passes run in bf16 (`nn::Precision`), e.g. `net:a.safetensors:96:bf16`.
+//! `:bf16` or `:int8`: its forward passes run in bf16 or 8-bit integers (`nn::Precision`), e.g.
+//! `net:a.safetensors:96:bf16`.
 //!
 //! A time budget is wall-clock time per move; the arena then plays each game alone on a worker
 //! of its own, so that the clock measures only that game's search (see `arena`).
@@ -32,7 +33,7 @@ pub const RETIRED_IN: &str = "56237c3";
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error(
-        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K and :bf16, an ab agent in :eval=FILE and :nnue=FILE)"
+        "agent `{spec}`: {reason} (expected random, mcts:B, mcts-uct:B, net:CKPT, net:CKPT:B, gumbel:CKPT:B or ab:B, where B is a simulation count N (for ab a depth) or a time t=100ms; a network agent may end in :leaf=K and :bf16 or :int8, an ab agent in :eval=FILE and :nnue=FILE)"
     )]
     BadSpec { spec: String, reason: String },
     #[error("agent `{spec}`: {source}")]
@@ -77,7 +78,8 @@ pub struct AgentSpec {
     pub uct_only: bool,
     /// `:leaf=K`: leaves per network call, over the shared search settings.
     pub leaf_batch: Option<usize>,
-    /// `:bf16`: the network's forward passes in bf16 (f32 otherwise).
+    /// `:bf16` / `:int8`: the network's forward passes in bf16 or 8-bit integers (f32
+    /// otherwise).
     pub precision: Precision,
     /// `ab:B:eval=FILE`: the alpha-beta settings (weights) of FILE instead of the compiled ones.
     pub alphabeta_config: Option<PathBuf>,
@@ -126,14 +128,15 @@ impl AgentSpec {
                 .first()
                 .is_some_and(|&f| f == "net" || f.starts_with("gumbel"))
         };
-        let precision = if parts.last() == Some(&"bf16") {
-            if !is_network(&parts) {
-                return Err(bad("only network agents take :bf16"));
+        let precision = match parts.last().map(|p| p.parse::<Precision>()) {
+            Some(Ok(p)) if p != Precision::F32 => {
+                if !is_network(&parts) {
+                    return Err(bad(&format!("only network agents take :{p}")));
+                }
+                parts.pop();
+                p
             }
-            parts.pop();
-            Precision::Bf16
-        } else {
-            Precision::F32
+            _ => Precision::F32,
         };
         let leaf_batch =
             match parts.last().and_then(|p| p.strip_prefix("leaf=")) {
@@ -207,8 +210,8 @@ impl AgentSpec {
             Some(k) => format!("{text}:leaf={k}"),
             None => text,
         };
-        if self.precision == Precision::Bf16 {
-            text = format!("{text}:bf16");
+        if self.precision != Precision::F32 {
+            text = format!("{text}:{}", self.precision);
         }
         if let Some(file) = &self.alphabeta_config {
             text = format!("{text}:eval={}", file.display());
@@ -488,6 +491,8 @@ mod tests {
             "mcts:32:bf16",
             "net:a:32:bf16:leaf=8",
             "net:a:32:bf16:bf16",
+            "ab:3:int8",
+            "net:a:32:int8:bf16",
         ] {
             assert!(AgentSpec::parse(bad).is_err(), "{bad}");
         }
@@ -498,17 +503,28 @@ mod tests {
         assert!(AgentSpec::parse("gumbel-old:a:8").is_err());
     }
 
-    /// `:bf16` reaches the network that plays: the loaded evaluator describes its precision.
+    /// `:bf16` and `:int8` reach the network that plays: the loaded evaluator describes its
+    /// precision, and the spec writes itself back.
     #[test]
-    fn a_bf16_agent_evaluates_in_bf16() {
-        for (spec, precision) in [("", "f32"), (":bf16", "bf16")] {
-            let spec = AgentSpec::parse(&format!("net:models/brandubh.safetensors:8{spec}"))
+    fn a_bf16_or_int8_agent_evaluates_in_its_precision() {
+        for (spec_suffix, precision) in [("", "f32"), (":bf16", "bf16"), (":int8", "int8")] {
+            let spec = AgentSpec::parse(&format!("net:models/brandubh.safetensors:8{spec_suffix}"))
                 .expect("parses");
             let agent = Agent::load(&spec, "brandubh", tch::Device::Cpu, 1).expect("loads");
             let described = agent.evaluator.as_ref().expect("a network").describe();
             assert!(
                 described.ends_with(&format!(", {precision})")),
                 "{described}"
+            );
+            let rewritten = spec.with_simulations(4);
+            assert!(
+                rewritten.text.ends_with(&format!(":4{spec_suffix}")),
+                "{}",
+                rewritten.text
+            );
+            assert_eq!(
+                AgentSpec::parse(&rewritten.text).expect("parses back"),
+                rewritten
             );
         }
     }

@@ -1,12 +1,17 @@
 //! The policy-value network as the search's evaluator (`search::Evaluator`): the search knows
 //! only the trait, so it builds and is tested without libtorch.
 
+use std::sync::Arc;
+
+use tch::Tensor;
+
 use super::folded::FoldedNet;
+use super::int8::{calibration_planes, Int8Net};
 use super::threads::flushed;
 use super::{Network, Precision};
 use crate::encode::policy::{policy_index, policy_size};
 use crate::numeric::softmax;
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Variant};
 use crate::search::{Evaluation, Evaluator, Request};
 
 /// The policy-value network, one batch per call, through its folded form (`nn::folded`): an
@@ -21,7 +26,13 @@ pub struct NetworkEvaluator {
     precision: Precision,
     /// (largest batch, form), by growing batch size; the last form takes every larger batch.
     forms: Vec<(usize, FoldedNet)>,
+    /// In int8, the network's 8-bit form, made at the first batch (its scales are calibrated on
+    /// positions of the variant that batch is of).
+    int8: Option<Int8Net>,
 }
+
+/// Positions the int8 form's scales are calibrated on.
+const CALIBRATION_POSITIONS: usize = 256;
 
 impl NetworkEvaluator {
     /// Forward passes in f32, as trained.
@@ -40,12 +51,29 @@ impl NetworkEvaluator {
                 (1, form(true, Precision::F32)),
                 (usize::MAX, form(true, Precision::Bf16)),
             ],
+            // the f32 form calibrates the int8 one
+            Precision::Int8 => vec![(usize::MAX, form(false, Precision::F32))],
         };
         NetworkEvaluator {
             network,
             precision,
             forms,
+            int8: None,
         }
+    }
+
+    /// The int8 form, calibrated on positions of `variant` the first time.
+    fn int8(&mut self, variant: &Arc<Variant>) -> &Int8Net {
+        let (network, forms) = (&self.network, &self.forms);
+        self.int8.get_or_insert_with(|| {
+            let encoding = network.encoding();
+            let planes = calibration_planes(variant, encoding, CALIBRATION_POSITIONS);
+            let size = variant.size as i64;
+            let x =
+                Tensor::from_slice(&planes).view([CALIBRATION_POSITIONS as i64, -1, size, size]);
+            let f32 = &forms[0].1;
+            Int8Net::new(f32.float_layers(), &flushed(|| f32.activation_maxima(&x)))
+        })
     }
 
     /// The form that runs a batch of `n` positions.
@@ -56,6 +84,24 @@ impl NetworkEvaluator {
             .expect("an evaluator has forms")
             .1
     }
+}
+
+/// Each request's priors (over its legal moves) and value from a batch's outputs.
+fn outputs(
+    requests: &[Request<'_>],
+    logits: &[f32],
+    values: &[f32],
+    size: usize,
+) -> Vec<Evaluation> {
+    let p = policy_size(size);
+    requests
+        .iter()
+        .enumerate()
+        .map(|(i, (_, moves))| Evaluation {
+            priors: legal_softmax(&logits[i * p..(i + 1) * p], moves, size),
+            value: values[i],
+        })
+        .collect()
 }
 
 /// Softmax of the logits of the legal moves.
@@ -74,6 +120,18 @@ impl Evaluator for NetworkEvaluator {
         };
         let size = first.variant().size;
         let positions: Vec<&Position> = requests.iter().map(|(p, _)| *p).collect();
+        if self.precision == Precision::Int8 {
+            let encoding = self.network.encoding();
+            let per = encoding.planes() * size * size;
+            let mut planes = vec![0.0f32; per * positions.len()];
+            for (pos, chunk) in positions.iter().zip(planes.chunks_mut(per)) {
+                encoding.encode_into(pos, chunk);
+            }
+            let (logits, values) =
+                self.int8(first.variant())
+                    .forward(&planes, positions.len(), size);
+            return outputs(requests, &logits, &values, size);
+        }
         // the network's own output failing to convert is a libtorch fault, not bad input;
         // denormals flushed for the forward pass only (`DenormalsFlushed`): the softmax below
         // and the search after it keep IEEE floats
@@ -83,15 +141,7 @@ impl Evaluator for NetworkEvaluator {
                 flushed(|| self.form(positions.len()).forward(x))
             })
             .unwrap_or_else(|e| panic!("{e}"));
-        let p = policy_size(size);
-        requests
-            .iter()
-            .enumerate()
-            .map(|(i, (_, moves))| Evaluation {
-                priors: legal_softmax(&logits[i * p..(i + 1) * p], moves, size),
-                value: values[i],
-            })
-            .collect()
+        outputs(requests, &logits, &values, size)
     }
 
     fn describe(&self) -> String {
@@ -227,5 +277,45 @@ mod tests {
             .map(|(x, y)| (x - y).abs())
             .fold(0.0f32, f32::max);
         assert!(largest > 0.0 && largest < 0.02, "{largest}");
+    }
+
+    /// An int8 evaluator plays its batches through the 8-bit form (`nn::int8`), alone or
+    /// together: its values are within quantisation of f32's and not f32's, and the same
+    /// position gets the same evaluation in a batch of one and of several.
+    #[test]
+    fn an_int8_evaluator_answers_within_quantisation_of_f32() {
+        let v = Variant::load("tavlei").expect("preset");
+        let net = || Network::load("models/tavlei.safetensors".as_ref(), None, tch::Device::Cpu);
+        let mut f32 = NetworkEvaluator::new(net().expect("shipped"));
+        let mut int8 = NetworkEvaluator::with_precision(net().expect("shipped"), Precision::Int8);
+        let mut pos = Position::start(&v);
+        let (mut batch, mut moves) = (Vec::new(), Vec::new());
+        for k in 0..6 {
+            pos.legal_moves(&mut moves);
+            batch.push((pos.clone(), moves.clone()));
+            pos.play_unchecked(moves[k * 5 % moves.len()]);
+        }
+        let requests: Vec<_> = batch.iter().map(|(p, m)| (p, m.as_slice())).collect();
+        let (a, b) = (int8.evaluate(&requests), f32.evaluate(&requests));
+        let dv = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x.value - y.value).abs())
+            .fold(0.0, f32::max);
+        let dp = a
+            .iter()
+            .zip(&b)
+            .flat_map(|(x, y)| x.priors.iter().zip(&y.priors).map(|(p, q)| (p - q).abs()))
+            .fold(0.0f32, f32::max);
+        assert!(
+            dv > 0.0 && dv < 0.05 && dp < 0.05,
+            "values {dv}, priors {dp}"
+        );
+        let alone = int8.evaluate(&requests[2..3]);
+        assert_eq!(
+            (alone[0].value, &alone[0].priors),
+            (a[2].value, &a[2].priors)
+        );
+        assert!(int8.describe().ends_with(", int8)"), "{}", int8.describe());
     }
 }

@@ -7,6 +7,7 @@
 
 use tch::{Kind, Tensor};
 
+use super::int8::{FloatConv, FloatLayers, Linear, Maxima};
 use super::model::{ConvBn, PolicyValueNet, BN_EPSILON};
 use super::precision::Precision;
 
@@ -132,6 +133,74 @@ impl FoldedNet {
             .reshape([n])
             .to_kind(Kind::Float);
         (policy, v)
+    }
+}
+
+/// A tensor's values, in its logical (row-major) order, as f32.
+fn values(t: &Tensor) -> Vec<f32> {
+    let flat = t.to_kind(Kind::Float).contiguous().flatten(0, -1);
+    Vec::<f32>::try_from(flat).expect("a float tensor converts")
+}
+
+impl FoldedConv {
+    /// Weights `[cout][cin][k][k]`, bias and shape, in f32.
+    fn float(&self) -> FloatConv {
+        let size = self.weight.size();
+        let shape = (size[1] as usize, size[0] as usize, size[2] as usize);
+        (values(&self.weight), values(&self.bias), shape)
+    }
+}
+
+impl FoldedNet {
+    /// Every layer's weights in f32, for the int8 form (`nn::int8`).
+    pub(crate) fn float_layers(&self) -> FloatLayers {
+        let linear = |(ws, bs): &(Tensor, Option<Tensor>)| Linear {
+            weights: values(ws),
+            bias: bs
+                .as_ref()
+                .map_or_else(|| vec![0.0; ws.size()[0] as usize], values),
+        };
+        let (ws, bs) = &self.policy_squares;
+        let size = ws.size();
+        let squares_bias = bs
+            .as_ref()
+            .map_or_else(|| vec![0.0; size[0] as usize], values);
+        FloatLayers {
+            stem: self.stem.float(),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|(a, b)| [a.float(), b.float()])
+                .collect(),
+            policy_features: self.policy_features.float(),
+            policy_squares: (
+                values(ws),
+                squares_bias,
+                (size[1] as usize, size[0] as usize, 1),
+            ),
+            policy_global: linear(&self.policy_global),
+            value_features: self.value_features.float(),
+            value_hidden: linear(&self.value_hidden),
+            value_out: linear(&self.value_out),
+        }
+    }
+
+    /// The largest value of each tensor the int8 form stores in bytes, over the positions of
+    /// `x`: the trunk after the stem, each block's middle and output, the policy features.
+    pub(crate) fn activation_maxima(&self, x: &Tensor) -> Maxima {
+        tch::no_grad(|| {
+            let largest = |t: &Tensor| t.max().double_value(&[]) as f32;
+            let x = x.to_kind(self.precision.kind());
+            let mut h = self.stem.forward(&x).relu();
+            let mut maxima = vec![largest(&h)];
+            for (a, b) in &self.blocks {
+                let y = a.forward(&h).relu();
+                h = (b.forward(&y) + &h).relu();
+                maxima.extend([largest(&y), largest(&h)]);
+            }
+            maxima.push(largest(&self.policy_features.forward(&h).relu()));
+            maxima
+        })
     }
 }
 

@@ -6,6 +6,7 @@ pub mod device;
 pub mod evaluator;
 pub mod folded;
 pub mod grow;
+pub mod int8;
 pub mod model;
 pub mod onnx;
 pub mod precision;

@@ -1,8 +1,10 @@
-//! The number format of a network's forward passes at inference: `f32` as trained, or `bf16`
-//! (bfloat16 weights and activations, results read back as f32). bf16 halves the bytes a
-//! convolution moves and runs on the CPU's bf16 dot-product instructions (avx512_bf16) where
-//! there are some; its outputs differ from f32's by bf16 rounding (8 significant bits), so it is
-//! a choice a run makes and reports (`benches/inference.rs` measures both), never a silent one.
+//! The number format of a network's forward passes at inference: `f32` as trained, `bf16`
+//! (bfloat16 weights and activations, results read back as f32) or `int8` (8-bit weights and
+//! activations, `nn::int8`). bf16 halves the bytes a convolution moves and runs on the CPU's bf16
+//! dot-product instructions (avx512_bf16) where there are some; int8 runs four products to a
+//! 32-bit lane (AVX-512 VNNI). Their outputs differ from f32's by the rounding (bf16: 8
+//! significant bits; int8: 256 levels per layer), so each is a choice a run makes and reports
+//! (`benches/inference.rs` measures them), never a silent one.
 
 use serde::{Deserialize, Serialize};
 use tch::Kind;
@@ -13,13 +15,15 @@ pub enum Precision {
     #[default]
     F32,
     Bf16,
+    Int8,
 }
 
 impl Precision {
-    /// The tensor kind of weights and activations.
+    /// The tensor kind of weights and activations in libtorch (int8 runs its own kernels; what
+    /// it asks of libtorch, the calibration of its scales, runs in f32).
     pub fn kind(self) -> Kind {
         match self {
-            Precision::F32 => Kind::Float,
+            Precision::F32 | Precision::Int8 => Kind::Float,
             Precision::Bf16 => Kind::BFloat16,
         }
     }
@@ -28,6 +32,7 @@ impl Precision {
         match self {
             Precision::F32 => "f32",
             Precision::Bf16 => "bf16",
+            Precision::Int8 => "int8",
         }
     }
 }
@@ -38,9 +43,9 @@ impl std::fmt::Display for Precision {
     }
 }
 
-/// A precision name that is neither `f32` nor `bf16`.
+/// A precision name that is not `f32`, `bf16` or `int8`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("precision `{0}` is neither f32 nor bf16")]
+#[error("precision `{0}` is not f32, bf16 or int8")]
 pub struct UnknownPrecision(pub String);
 
 impl std::str::FromStr for Precision {
@@ -50,6 +55,7 @@ impl std::str::FromStr for Precision {
         match text {
             "f32" => Ok(Precision::F32),
             "bf16" => Ok(Precision::Bf16),
+            "int8" => Ok(Precision::Int8),
             other => Err(UnknownPrecision(other.to_string())),
         }
     }
@@ -61,7 +67,7 @@ mod tests {
 
     #[test]
     fn names_parse_back_and_others_are_refused() {
-        for p in [Precision::F32, Precision::Bf16] {
+        for p in [Precision::F32, Precision::Bf16, Precision::Int8] {
             assert_eq!(p.name().parse::<Precision>(), Ok(p));
             assert_eq!(serde_json::to_string(&p).expect("json"), format!("\"{p}\""));
         }

@@ -661,13 +661,13 @@ fn selfplay_with_a_teacher_writes_shards_that_data_inspect_reads() {
     }
 }
 
-/// `precision = "bf16"` in a self-play config reaches the network that plays (its description
-/// names the precision), and its games are written and read back like f32's.
+/// `precision = "bf16"` or `"int8"` in a self-play config reaches the network that plays (its
+/// description names the precision), and its games are written and read back like f32's.
 #[test]
-fn selfplay_in_bf16_says_so_and_writes_readable_games() {
+fn selfplay_in_bf16_or_int8_says_so_and_writes_readable_games() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let config = std::fs::read_to_string("configs/selfplay.toml").expect("the documented config");
-    for precision in ["f32", "bf16"] {
+    for precision in ["f32", "bf16", "int8"] {
         let cfg = tmp.path().join(format!("{precision}.toml"));
         let text = config.replace(
             "precision = \"f32\"",

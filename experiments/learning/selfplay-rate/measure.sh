@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-play positions per core-second (issue 44, item 0), measured side by side: the generator of
 # the run behind the shipped Copenhagen network (commit 4a63564, built as OLD_BIN) against
-# today's (NEW_BIN) in f32 and in bf16, the same network (models/copenhagen.safetensors), the
+# today's (NEW_BIN) in f32, in bf16 and in int8, the same network (models/copenhagen.safetensors), the
 # same self-play settings (the run's: 96 / 24 simulations, 35 % full searches, 100 games in
 # flight), the same seed and games. Each process is pinned to a core of its own (taskset) with
 # one worker and one libtorch thread; pairs run at the same time so each sees the other's load.
@@ -24,9 +24,12 @@ one() { # core name bin config
     --out "$dir.games" > "$dir.txt" 2>/dev/null
   rm -rf "$dir.games"
 }
-# the old generator beside today's in f32, then beside today's in bf16
+# the old generator beside today's in f32, then beside today's in bf16; then int8 beside f32
 one 0 old "$OLD_BIN" $here/copenhagen-run.toml &
 one 1 new-f32 "$NEW_BIN" $here/copenhagen-run.toml
 one 1 new-bf16 "$NEW_BIN" $here/copenhagen-run-bf16.toml
+wait
+one 0 new-f32-again "$NEW_BIN" $here/copenhagen-run.toml &
+one 1 new-int8 "$NEW_BIN" $here/copenhagen-run-int8.toml
 wait
 python3 $here/rate.py "$out"

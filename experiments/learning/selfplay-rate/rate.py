@@ -7,7 +7,9 @@ from pathlib import Path
 
 NAMES = [("old", "commit 4a63564 (the shipped Copenhagen network's run), f32"),
          ("new-f32", "today's, f32"),
-         ("new-bf16", "today's, bf16")]
+         ("new-bf16", "today's, bf16"),
+         ("new-f32-again", "today's, f32 (again, beside int8)"),
+         ("new-int8", "today's, int8")]
 
 
 def measure(out, name):
@@ -21,11 +23,14 @@ def measure(out, name):
 
 def main():
     out = Path(sys.argv[1])
-    rows = {n: measure(out, n) for n, _ in NAMES}
+    # measurements made before a generator existed have no file of it
+    rows = {n: measure(out, n) for n, _ in NAMES if (out / f"{n}.txt").exists()}
     base = rows["old"][1] / rows["old"][2]
     lines = ["| generator | games | positions | core-seconds | wall seconds | positions per core-second | against the old |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, label in NAMES:
+        if name not in rows:
+            continue
         games, positions, cpu, wall = rows[name]
         rate = positions / cpu
         lines.append(f"| {label} | {games} | {positions} | {cpu:.0f} | {wall:.0f} | {rate:.1f} | {rate / base:.2f}x |")

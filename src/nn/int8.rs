@@ -1,0 +1,605 @@
+//! The network's forward pass in 8-bit integers, on the CPU (issue 44, item 0). Self-play spends
+//! about nine tenths of its time in forward passes, and libtorch's f32 convolutions already run
+//! near a core's f32 peak; 8-bit products go four to a 32-bit lane. Here every convolution of the
+//! folded network (`nn::folded`) multiplies 8-bit activations (unsigned: each convolution's
+//! input is a ReLU's output or the input planes, all >= 0, scaled per layer to the largest value
+//! seen on calibration positions) by 8-bit weights (signed, scaled per output channel), and sums
+//! in 32-bit integers: with the AVX-512 VNNI dot-product instruction where the CPU has it, by the
+//! same integer arithmetic in plain Rust elsewhere (the two are bit-identical, tested). The
+//! residual stream, biases, pooling, the small linear layers and the outputs stay in f32. The
+//! outputs differ from f32's by the quantisation (measured against it in the tests and
+//! `benches/inference.rs`), so int8 is a choice a run makes and reports (`Precision::Int8`).
+
+use std::sync::Arc;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::encode::policy::POLICY_CHANNELS;
+use crate::encode::Encoding;
+use crate::rules::{Position, Variant};
+
+/// Output channels one 512-bit accumulator holds (16 lanes of i32).
+const LANES: usize = 16;
+/// Input channels one lane's dot product takes (4 bytes of a 32-bit lane).
+const DEPTH: usize = 4;
+
+fn round_up(n: usize, m: usize) -> usize {
+    n.div_ceil(m) * m
+}
+
+/// A convolution (1x1 or 3x3, stride 1, "same" padding) with 8-bit weights, reading a padded
+/// grid of 8-bit activations.
+#[derive(Clone, Debug)]
+pub(crate) struct QConv {
+    /// The kernel side: 1 or 3.
+    kernel: usize,
+    /// Input channels, padded to `LANES` (the activation grid's stride: a trunk's grid is read
+    /// by the next convolution with the stride the last one wrote).
+    cin: usize,
+    /// Output channels, and padded to `LANES` (the output's stride).
+    cout: usize,
+    cout_padded: usize,
+    /// `[cout_padded / LANES][kernel²][cin / DEPTH][LANES][DEPTH]`
+    weights: Vec<i8>,
+    /// Per padded output channel: the input's scale times the channel's weight scale, and the
+    /// bias (zero on padding).
+    scale: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl QConv {
+    /// From f32 weights `[cout][cin][kernel][kernel]` and biases, reading activations stored
+    /// at `input_scale` per unit.
+    pub(crate) fn new(
+        weights: &[f32],
+        bias: &[f32],
+        (cin, cout, kernel): (usize, usize, usize),
+        input_scale: f32,
+    ) -> QConv {
+        assert_eq!(weights.len(), cout * cin * kernel * kernel, "weights");
+        assert_eq!(bias.len(), cout, "biases");
+        let (cin_padded, cout_padded) = (round_up(cin, LANES), round_up(cout, LANES));
+        let taps = kernel * kernel;
+        let per_out = cin * taps;
+        let mut q = vec![0i8; cout_padded * taps * cin_padded];
+        let (mut scale, mut biases) = (vec![0.0f32; cout_padded], vec![0.0f32; cout_padded]);
+        for oc in 0..cout {
+            let w = &weights[oc * per_out..(oc + 1) * per_out];
+            let largest = w.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+            let w_scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+            scale[oc] = input_scale * w_scale;
+            biases[oc] = bias[oc];
+            let (block, lane) = (oc / LANES, oc % LANES);
+            for ic in 0..cin {
+                for t in 0..taps {
+                    let value = (w[ic * taps + t] / w_scale).round().clamp(-127.0, 127.0) as i8;
+                    let group = ic / DEPTH;
+                    let at = (((block * taps + t) * (cin_padded / DEPTH) + group) * LANES + lane)
+                        * DEPTH
+                        + ic % DEPTH;
+                    q[at] = value;
+                }
+            }
+        }
+        QConv {
+            kernel,
+            cin: cin_padded,
+            cout,
+            cout_padded,
+            weights: q,
+            scale,
+            bias: biases,
+        }
+    }
+
+    /// The grid cells (row, column offsets into a grid padded by one) each tap reads.
+    fn taps(&self) -> impl Iterator<Item = (usize, usize)> {
+        let (k, first) = (self.kernel, if self.kernel == 1 { 1 } else { 0 });
+        (0..k * k).map(move |t| (first + t / k, first + t % k))
+    }
+
+    /// The convolution of `input` (a `(size + 2)²` grid of `cin` channels, zero on the border)
+    /// into `out` (`size²` squares of `cout_padded` channels, row-major), in f32.
+    pub(crate) fn run(&self, input: &[u8], size: usize, out: &mut [f32], simd: bool) {
+        assert!(
+            input.len() >= (size + 2) * (size + 2) * self.cin,
+            "input grid"
+        );
+        assert!(out.len() >= size * size * self.cout_padded, "output");
+        if simd && vnni_available() {
+            // SAFETY: the CPU has the instructions (checked just above), and the asserts
+            // bound every index the kernel reads or writes
+            unsafe { self.run_vnni(input, size, out) }
+        } else {
+            self.run_scalar(input, size, out);
+        }
+    }
+
+    fn run_scalar(&self, input: &[u8], size: usize, out: &mut [f32]) {
+        let (groups, taps): (usize, Vec<_>) = (self.cin / DEPTH, self.taps().collect());
+        for y in 0..size {
+            for x in 0..size {
+                let o = &mut out[(y * size + x) * self.cout_padded..][..self.cout_padded];
+                for (oc, slot) in o.iter_mut().enumerate() {
+                    let (block, lane) = (oc / LANES, oc % LANES);
+                    let mut acc = 0i32;
+                    for (t, &(dy, dx)) in taps.iter().enumerate() {
+                        let base = ((y + dy) * (size + 2) + x + dx) * self.cin;
+                        for g in 0..groups {
+                            let w =
+                                (((block * taps.len() + t) * groups + g) * LANES + lane) * DEPTH;
+                            for i in 0..DEPTH {
+                                acc += i32::from(input[base + g * DEPTH + i])
+                                    * i32::from(self.weights[w + i]);
+                            }
+                        }
+                    }
+                    *slot = (acc as f32).mul_add(self.scale[oc], self.bias[oc]);
+                }
+            }
+        }
+    }
+
+    /// The same sums with `vpdpbusd`: each lane of an accumulator is one output channel, each
+    /// instruction adds four input channels' products to all sixteen. Squares go eight at a
+    /// time, each with its own accumulator, so that a weight vector loaded once serves eight
+    /// instructions that do not wait for each other.
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    unsafe fn run_vnni(&self, input: &[u8], size: usize, out: &mut [f32]) {
+        let squares = size * size;
+        let mut first = 0;
+        while first + 8 <= squares {
+            self.squares_vnni::<8>(input, size, first, out);
+            first += 8;
+        }
+        while first < squares {
+            self.squares_vnni::<1>(input, size, first, out);
+            first += 1;
+        }
+    }
+
+    /// Output squares `first..first + N` (row-major), every output channel.
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    unsafe fn squares_vnni<const N: usize>(
+        &self,
+        input: &[u8],
+        size: usize,
+        first: usize,
+        out: &mut [f32],
+    ) {
+        use std::arch::x86_64::*;
+        let (groups, taps): (usize, Vec<_>) = (self.cin / DEPTH, self.taps().collect());
+        let (w, inp, o) = (self.weights.as_ptr(), input.as_ptr(), out.as_mut_ptr());
+        // each square's cell in the padded grid (its top-left tap)
+        let cells: [usize; N] = std::array::from_fn(|j| {
+            let (y, x) = ((first + j) / size, (first + j) % size);
+            y * (size + 2) + x
+        });
+        for block in 0..self.cout_padded / LANES {
+            let mut acc = [_mm512_setzero_si512(); N];
+            for (t, &(dy, dx)) in taps.iter().enumerate() {
+                let shift = dy * (size + 2) + dx;
+                let weights = w.add((block * taps.len() + t) * groups * LANES * DEPTH);
+                for g in 0..groups {
+                    let b = _mm512_loadu_si512(weights.add(g * LANES * DEPTH) as *const _);
+                    for j in 0..N {
+                        let at = (cells[j] + shift) * self.cin + g * DEPTH;
+                        let four = (inp.add(at) as *const i32).read_unaligned();
+                        acc[j] = _mm512_dpbusd_epi32(acc[j], _mm512_set1_epi32(four), b);
+                    }
+                }
+            }
+            let at = block * LANES;
+            let scale = _mm512_loadu_ps(self.scale.as_ptr().add(at));
+            let bias = _mm512_loadu_ps(self.bias.as_ptr().add(at));
+            for (j, a) in acc.iter().enumerate() {
+                let value = _mm512_fmadd_ps(_mm512_cvtepi32_ps(*a), scale, bias);
+                _mm512_storeu_ps(o.add((first + j) * self.cout_padded + at), value);
+            }
+        }
+    }
+}
+
+/// Whether this CPU runs the VNNI kernel (checked once).
+pub fn vnni_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vnni")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
+/// Writes `values` (`size²` squares of `stride` channels, the first `channels` of them, none
+/// negative after a ReLU) into the interior of a padded grid of `grid_stride` channels as bytes
+/// at `1 / inv_scale` per unit, rounded, the largest clipped to 255.
+#[inline(always)]
+fn quantize(
+    values: &[f32],
+    (size, stride, channels): (usize, usize, usize),
+    inv_scale: f32,
+    grid: &mut [u8],
+    grid_stride: usize,
+) {
+    for y in 0..size {
+        for x in 0..size {
+            let from = &values[(y * size + x) * stride..][..channels];
+            let to = &mut grid[((y + 1) * (size + 2) + x + 1) * grid_stride..][..channels];
+            for (t, &v) in to.iter_mut().zip(from) {
+                *t = to_byte(v * inv_scale);
+            }
+        }
+    }
+}
+
+/// A value in byte units, rounded half up, below 0 as 0 and above 255 as 255. Not
+/// `f32::round`, a library call where the compiler may not assume SSE4.1: this runs on every
+/// activation.
+#[inline(always)]
+fn to_byte(units: f32) -> u8 {
+    // `max` turns a NaN into 0 (`clamp` would keep it), so the value is in [0, 255] and
+    // truncating it is defined
+    #[allow(clippy::manual_clamp)]
+    let rounded = (units + 0.5).max(0.0).min(255.0);
+    // SAFETY: finite and within i32's range (just above); unlike a saturating `as`, this
+    // compiles to one vector instruction
+    unsafe { rounded.to_int_unchecked::<i32>() as u8 }
+}
+
+#[inline(always)]
+fn relu(values: &mut [f32]) {
+    for v in values {
+        *v = v.max(0.0);
+    }
+}
+
+/// A small fully connected layer in f32: `out = W x + b`, `W` row-major `[out][in]`.
+#[derive(Clone, Debug)]
+pub(crate) struct Linear {
+    pub(crate) weights: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
+}
+
+impl Linear {
+    #[inline(always)]
+    fn apply(&self, x: &[f32]) -> Vec<f32> {
+        self.bias
+            .iter()
+            .enumerate()
+            .map(|(o, b)| {
+                let row = &self.weights[o * x.len()..(o + 1) * x.len()];
+                b + row.iter().zip(x).map(|(w, v)| w * v).sum::<f32>()
+            })
+            .collect()
+    }
+}
+
+/// The largest activation of each quantised tensor on calibration positions, in the order
+/// `Int8Net::new` reads them: the trunk after the stem, then each block's middle and output,
+/// then the policy head's features.
+pub(crate) type Maxima = Vec<f32>;
+
+/// A convolution's weights `[cout][cin][k][k]` and bias in f32, with `(cin, cout, k)`.
+pub(crate) type FloatConv = (Vec<f32>, Vec<f32>, (usize, usize, usize));
+
+/// The folded network's weights in f32, as `Int8Net::new` takes them.
+pub(crate) struct FloatLayers {
+    pub(crate) stem: FloatConv,
+    pub(crate) blocks: Vec<[FloatConv; 2]>,
+    pub(crate) policy_features: FloatConv,
+    pub(crate) policy_squares: FloatConv,
+    pub(crate) policy_global: Linear,
+    pub(crate) value_features: FloatConv,
+    pub(crate) value_hidden: Linear,
+    pub(crate) value_out: Linear,
+}
+
+/// The network in 8-bit form.
+#[derive(Clone, Debug)]
+pub struct Int8Net {
+    stem: QConv,
+    /// Each block's two convolutions, with the byte scales of their outputs (the block's
+    /// middle and the trunk after it).
+    blocks: Vec<(QConv, QConv)>,
+    /// Units per byte of the trunk after the stem, each block's middle and output, and the
+    /// policy features: the inverse is what quantising multiplies by.
+    trunk_scales: Vec<f32>,
+    policy_scale: f32,
+    policy_features: QConv,
+    policy_squares: QConv,
+    policy_global: Linear,
+    value_features: QConv,
+    value_hidden: Linear,
+    value_out: Linear,
+    /// The kernels: VNNI where the CPU has it (false: the plain-Rust sums, for tests).
+    simd: bool,
+}
+
+/// The input planes are in [0, 1]: a byte is 1/255.
+const INPUT_SCALE: f32 = 1.0 / 255.0;
+
+fn unit_scale(largest: f32) -> f32 {
+    if largest > 0.0 {
+        largest / 255.0
+    } else {
+        1.0
+    }
+}
+
+impl Int8Net {
+    pub(crate) fn new(layers: FloatLayers, maxima: &[f32]) -> Int8Net {
+        let blocks_n = layers.blocks.len();
+        assert_eq!(
+            maxima.len(),
+            2 * blocks_n + 2,
+            "a maximum per quantised tensor"
+        );
+        let scales: Vec<f32> = maxima.iter().map(|&m| unit_scale(m)).collect();
+        let conv = |(w, b, shape): &FloatConv, s| QConv::new(w, b, *shape, s);
+        let mut trunk_scales = vec![scales[0]];
+        let mut blocks = Vec::with_capacity(blocks_n);
+        for (i, [a, b]) in layers.blocks.iter().enumerate() {
+            let (before, middle, after) = (scales[2 * i], scales[2 * i + 1], scales[2 * i + 2]);
+            blocks.push((conv(a, before), conv(b, middle)));
+            trunk_scales.extend([middle, after]);
+        }
+        let trunk_out = scales[2 * blocks_n];
+        Int8Net {
+            stem: conv(&layers.stem, INPUT_SCALE),
+            blocks,
+            trunk_scales,
+            policy_scale: scales[2 * blocks_n + 1],
+            policy_features: conv(&layers.policy_features, trunk_out),
+            policy_squares: conv(&layers.policy_squares, scales[2 * blocks_n + 1]),
+            policy_global: layers.policy_global,
+            value_features: conv(&layers.value_features, trunk_out),
+            value_hidden: layers.value_hidden,
+            value_out: layers.value_out,
+            simd: true,
+        }
+    }
+
+    /// The same network computing its sums in plain Rust (for tests: bit-identical).
+    pub fn without_simd(mut self) -> Int8Net {
+        self.simd = false;
+        self
+    }
+
+    /// Policy logits (`POLICY_CHANNELS * size² + 2` a position) and values of `n` positions
+    /// given as input planes (`planes * size²` floats each, plane-major), as
+    /// `FoldedNet::forward` gives them.
+    pub fn forward(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+        if self.simd && vnni_available() {
+            // SAFETY: the CPU has the instructions (checked just above)
+            unsafe { self.forward_avx512(input, n, size) }
+        } else {
+            self.forward_with(input, n, size)
+        }
+    }
+
+    /// `forward_with` compiled for AVX-512: the element-wise loops around the kernels (ReLU,
+    /// the residual sums, quantising) run sixteen wide. Element-wise, so the results are the
+    /// plain build's to the bit.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni,fma")]
+    unsafe fn forward_avx512(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+        self.forward_with(input, n, size)
+    }
+
+    #[inline(always)]
+    fn forward_with(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+        let squares = size * size;
+        let planes = input.len() / (n * squares).max(1);
+        let grid = (size + 2) * (size + 2);
+        let trunk = self.stem.cout_padded;
+        let widest = [&self.stem, &self.policy_features, &self.policy_squares]
+            .iter()
+            .map(|c| c.cout_padded.max(c.cin))
+            .max()
+            .unwrap_or(LANES)
+            .max(trunk);
+        let mut bytes_in = vec![0u8; grid * self.stem.cin];
+        let mut bytes = vec![0u8; grid * widest];
+        let (mut h, mut t) = (vec![0f32; squares * trunk], vec![0f32; squares * widest]);
+        let mut head = vec![0f32; squares * widest];
+        let per = POLICY_CHANNELS * squares + 2;
+        let (mut logits, mut values) = (vec![0f32; n * per], vec![0f32; n]);
+        for k in 0..n {
+            let x = &input[k * planes * squares..(k + 1) * planes * squares];
+            for sq in 0..squares {
+                let cell = ((sq / size + 1) * (size + 2) + sq % size + 1) * self.stem.cin;
+                for (p, byte) in bytes_in[cell..cell + planes].iter_mut().enumerate() {
+                    *byte = to_byte(x[p * squares + sq] * (1.0 / INPUT_SCALE));
+                }
+            }
+            self.stem.run(&bytes_in, size, &mut h, self.simd);
+            relu(&mut h);
+            let shape = (size, trunk, self.stem.cout);
+            quantize(&h, shape, 1.0 / self.trunk_scales[0], &mut bytes, trunk);
+            for (i, (a, b)) in self.blocks.iter().enumerate() {
+                a.run(&bytes, size, &mut t, self.simd);
+                relu(&mut t[..squares * trunk]);
+                quantize(
+                    &t,
+                    shape,
+                    1.0 / self.trunk_scales[2 * i + 1],
+                    &mut bytes,
+                    trunk,
+                );
+                b.run(&bytes, size, &mut t, self.simd);
+                for (hv, tv) in h.iter_mut().zip(&t) {
+                    *hv = (*hv + tv).max(0.0);
+                }
+                quantize(
+                    &h,
+                    shape,
+                    1.0 / self.trunk_scales[2 * i + 2],
+                    &mut bytes,
+                    trunk,
+                );
+            }
+            let out = &mut logits[k * per..(k + 1) * per];
+            self.policy(&bytes, size, (&mut t, &mut head), out);
+            values[k] = self.value(&bytes, size, &mut t);
+        }
+        (logits, values)
+    }
+
+    /// The policy logits from the trunk's bytes: a 1x1 convolution to features, one per square
+    /// and move channel, and two of the pooled features.
+    #[inline(always)]
+    fn policy(
+        &self,
+        trunk: &[u8],
+        size: usize,
+        (pf, sq): (&mut [f32], &mut [f32]),
+        out: &mut [f32],
+    ) {
+        let squares = size * size;
+        let (c, stride) = (self.policy_features.cout, self.policy_features.cout_padded);
+        self.policy_features.run(trunk, size, pf, self.simd);
+        relu(&mut pf[..squares * stride]);
+        let pooled = pooled(&pf[..squares * stride], stride, c);
+        let mut bytes = vec![0u8; (size + 2) * (size + 2) * self.policy_squares.cin];
+        let shape = (size, stride, c);
+        quantize(
+            pf,
+            shape,
+            1.0 / self.policy_scale,
+            &mut bytes,
+            self.policy_squares.cin,
+        );
+        let conv = &self.policy_squares;
+        conv.run(&bytes, size, sq, self.simd);
+        // the kernel writes square by square, the logits go channel by channel
+        for (ch, logits) in out.chunks_mut(squares).take(conv.cout).enumerate() {
+            for (s, logit) in logits.iter_mut().enumerate() {
+                *logit = sq[s * conv.cout_padded + ch];
+            }
+        }
+        let global = self.policy_global.apply(&pooled);
+        out[conv.cout * squares..].copy_from_slice(&global);
+    }
+
+    #[inline(always)]
+    fn value(&self, trunk: &[u8], size: usize, vf: &mut [f32]) -> f32 {
+        let squares = size * size;
+        let (c, stride) = (self.value_features.cout, self.value_features.cout_padded);
+        self.value_features.run(trunk, size, vf, self.simd);
+        relu(&mut vf[..squares * stride]);
+        let mut hidden = self
+            .value_hidden
+            .apply(&pooled(&vf[..squares * stride], stride, c));
+        relu(&mut hidden);
+        self.value_out.apply(&hidden)[0].tanh()
+    }
+}
+
+/// The mean over the squares of each of the first `channels` channels.
+#[inline(always)]
+fn pooled(values: &[f32], stride: usize, channels: usize) -> Vec<f32> {
+    let squares = values.len() / stride;
+    let mut sums = vec![0f32; channels];
+    for square in values.chunks(stride) {
+        for (s, v) in sums.iter_mut().zip(square) {
+            *s += v;
+        }
+    }
+    sums.iter().map(|s| s / squares as f32).collect()
+}
+
+/// Positions to calibrate the activations' scales on: `count` positions of uniformly random
+/// games of `variant` from its start (seeded, so a network's int8 form is always the same),
+/// encoded under `encoding`, plane-major, one after another.
+pub fn calibration_planes(variant: &Arc<Variant>, encoding: Encoding, count: usize) -> Vec<f32> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0x1A78);
+    let start = Position::start(variant);
+    let mut position = start.clone();
+    let mut planes = Vec::with_capacity(count * encoding.planes() * variant.squares);
+    let mut moves = Vec::new();
+    for _ in 0..count {
+        if position.needs_roll() {
+            position.set_roll(rng.random_range(1..=6));
+        }
+        planes.extend(encoding.encode(&position));
+        moves.clear();
+        position.legal_moves(&mut moves);
+        match moves.choose(&mut rng) {
+            Some(&mv) if position.outcome().is_none() => {
+                position.play_recorded(mv);
+            }
+            _ => position = start.clone(),
+        }
+    }
+    planes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::folded::FoldedNet;
+    use crate::nn::Network;
+    use tch::{Kind, Tensor};
+
+    /// The int8 form of a shipped network and the f32 form it came from, on `count` positions of
+    /// random games (other than the calibration's), with their planes.
+    fn forms(variant: &str, count: usize) -> (Int8Net, FoldedNet, Vec<f32>, usize) {
+        let path = format!("models/{variant}.safetensors");
+        let net = Network::load(path.as_ref(), None, tch::Device::Cpu).expect("shipped");
+        let v = Variant::load(variant).expect("preset");
+        let f32 = FoldedNet::of(&net.net, false);
+        let size = v.size as i64;
+        let calibration = calibration_planes(&v, net.encoding(), 256);
+        let x = Tensor::from_slice(&calibration).view([256, -1, size, size]);
+        let int8 = Int8Net::new(f32.float_layers(), &f32.activation_maxima(&x));
+        // later positions of the same walk: not those calibrated on
+        let all = calibration_planes(&v, net.encoding(), 256 + count);
+        let planes = all[calibration.len()..].to_vec();
+        (int8, f32, planes, v.size)
+    }
+
+    #[test]
+    fn the_vnni_kernel_and_the_plain_sums_agree_bit_for_bit() {
+        let (int8, _, planes, size) = forms("tavlei", 24);
+        let simd = int8.forward(&planes, 24, size);
+        let plain = int8.clone().without_simd().forward(&planes, 24, size);
+        assert_eq!(simd, plain);
+    }
+
+    #[test]
+    fn the_int8_network_agrees_with_f32_to_quantisation() {
+        for variant in ["brandubh", "tablut", "tavlei", "copenhagen"] {
+            let n = 64;
+            let (int8, f32, planes, size) = forms(variant, n);
+            let (p1, v1) = int8.forward(&planes, n, size);
+            let x = Tensor::from_slice(&planes).view([n as i64, -1, size as i64, size as i64]);
+            let (p0, v0) = f32.forward(&x);
+            let priors = |t: Tensor| t.view([n as i64, -1]).softmax(1, Kind::Float);
+            let (a, b) = (priors(p0), priors(Tensor::from_slice(&p1)));
+            let dp = (&a - &b).abs().max().double_value(&[]);
+            let top = a
+                .argmax(1, false)
+                .eq_tensor(&b.argmax(1, false))
+                .to_kind(Kind::Float);
+            let agree = top.mean(Kind::Float).double_value(&[]);
+            let v0 = Vec::<f32>::try_from(v0).expect("values");
+            let dv = v0
+                .iter()
+                .zip(&v1)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max);
+            eprintln!("{variant}: priors {dp:.4} values {dv:.4} top-1 agreement {agree:.3}");
+            assert!(
+                dp < 0.05 && dv < 0.05 && agree > 0.9,
+                "{variant}: {dp} {dv} {agree}"
+            );
+            assert!(dv > 0.0, "{variant}: int8 gave f32's values");
+        }
+    }
+}
