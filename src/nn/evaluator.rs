@@ -86,24 +86,6 @@ impl NetworkEvaluator {
     }
 }
 
-/// Each request's priors (over its legal moves) and value from a batch's outputs.
-fn outputs(
-    requests: &[Request<'_>],
-    logits: &[f32],
-    values: &[f32],
-    size: usize,
-) -> Vec<Evaluation> {
-    let p = policy_size(size);
-    requests
-        .iter()
-        .enumerate()
-        .map(|(i, (_, moves))| Evaluation {
-            priors: legal_softmax(&logits[i * p..(i + 1) * p], moves, size),
-            value: values[i],
-        })
-        .collect()
-}
-
 /// Softmax of the logits of the legal moves.
 pub fn legal_softmax(logits: &[f32], moves: &[Move], size: usize) -> Vec<f32> {
     let picked: Vec<f32> = moves
@@ -127,10 +109,22 @@ impl Evaluator for NetworkEvaluator {
             for (pos, chunk) in positions.iter().zip(planes.chunks_mut(per)) {
                 encoding.encode_into(pos, chunk);
             }
-            let (logits, values) =
-                self.int8(first.variant())
-                    .forward(&planes, positions.len(), size);
-            return outputs(requests, &logits, &values, size);
+            // the logits of the legal moves only: the rest are never read
+            let wanted: Vec<Vec<usize>> = requests
+                .iter()
+                .map(|(_, moves)| moves.iter().map(|&m| policy_index(m, size)).collect())
+                .collect();
+            let wanted: Vec<&[usize]> = wanted.iter().map(Vec::as_slice).collect();
+            let int8 = self.int8(first.variant());
+            let (logits, values) = int8.forward(&planes, positions.len(), size, &wanted);
+            return logits
+                .iter()
+                .zip(values)
+                .map(|(logits, value)| Evaluation {
+                    priors: softmax(logits),
+                    value,
+                })
+                .collect();
         }
         // the network's own output failing to convert is a libtorch fault, not bad input;
         // denormals flushed for the forward pass only (`DenormalsFlushed`): the softmax below
@@ -141,7 +135,15 @@ impl Evaluator for NetworkEvaluator {
                 flushed(|| self.form(positions.len()).forward(x))
             })
             .unwrap_or_else(|e| panic!("{e}"));
-        outputs(requests, &logits, &values, size)
+        let p = policy_size(size);
+        requests
+            .iter()
+            .enumerate()
+            .map(|(i, (_, moves))| Evaluation {
+                priors: legal_softmax(&logits[i * p..(i + 1) * p], moves, size),
+                value: values[i],
+            })
+            .collect()
     }
 
     fn describe(&self) -> String {

@@ -186,7 +186,7 @@ impl FoldedNet {
     }
 
     /// The largest value of each tensor the int8 form stores in bytes, over the positions of
-    /// `x`: the trunk after the stem, each block's middle and output, the policy features.
+    /// `x`: the trunk after the stem, each block's middle and output.
     pub(crate) fn activation_maxima(&self, x: &Tensor) -> Maxima {
         tch::no_grad(|| {
             let largest = |t: &Tensor| t.max().double_value(&[]) as f32;
@@ -198,7 +198,6 @@ impl FoldedNet {
                 h = (b.forward(&y) + &h).relu();
                 maxima.extend([largest(&y), largest(&h)]);
             }
-            maxima.push(largest(&self.policy_features.forward(&h).relu()));
             maxima
         })
     }

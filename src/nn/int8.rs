@@ -282,8 +282,7 @@ impl Linear {
 }
 
 /// The largest activation of each quantised tensor on calibration positions, in the order
-/// `Int8Net::new` reads them: the trunk after the stem, then each block's middle and output,
-/// then the policy head's features.
+/// `Int8Net::new` reads them: the trunk after the stem, then each block's middle and output.
 pub(crate) type Maxima = Vec<f32>;
 
 /// A convolution's weights `[cout][cin][k][k]` and bias in f32, with `(cin, cout, k)`.
@@ -308,12 +307,14 @@ pub struct Int8Net {
     /// Each block's two convolutions, with the byte scales of their outputs (the block's
     /// middle and the trunk after it).
     blocks: Vec<(QConv, QConv)>,
-    /// Units per byte of the trunk after the stem, each block's middle and output, and the
-    /// policy features: the inverse is what quantising multiplies by.
+    /// Units per byte of the trunk after the stem and of each block's middle and output: the
+    /// inverse is what quantising multiplies by.
     trunk_scales: Vec<f32>,
-    policy_scale: f32,
     policy_features: QConv,
-    policy_squares: QConv,
+    /// The per-square policy logits, `[channel][feature]`, in f32: only the logits of the legal
+    /// moves are wanted (about a hundred of `POLICY_CHANNELS` times the squares), so they are
+    /// dot products of the features, not a convolution over the board.
+    policy_squares: Linear,
     policy_global: Linear,
     value_features: QConv,
     value_hidden: Linear,
@@ -338,7 +339,7 @@ impl Int8Net {
         let blocks_n = layers.blocks.len();
         assert_eq!(
             maxima.len(),
-            2 * blocks_n + 2,
+            2 * blocks_n + 1,
             "a maximum per quantised tensor"
         );
         let scales: Vec<f32> = maxima.iter().map(|&m| unit_scale(m)).collect();
@@ -355,9 +356,11 @@ impl Int8Net {
             stem: conv(&layers.stem, INPUT_SCALE),
             blocks,
             trunk_scales,
-            policy_scale: scales[2 * blocks_n + 1],
             policy_features: conv(&layers.policy_features, trunk_out),
-            policy_squares: conv(&layers.policy_squares, scales[2 * blocks_n + 1]),
+            policy_squares: Linear {
+                weights: layers.policy_squares.0,
+                bias: layers.policy_squares.1,
+            },
             policy_global: layers.policy_global,
             value_features: conv(&layers.value_features, trunk_out),
             value_hidden: layers.value_hidden,
@@ -372,15 +375,22 @@ impl Int8Net {
         self
     }
 
-    /// Policy logits (`POLICY_CHANNELS * size² + 2` a position) and values of `n` positions
-    /// given as input planes (`planes * size²` floats each, plane-major), as
-    /// `FoldedNet::forward` gives them.
-    pub fn forward(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+    /// The policy logits at the indices `wanted[k]` (of the `POLICY_CHANNELS * size² + 2` that
+    /// `FoldedNet::forward` gives, e.g. the legal moves') and the value of each of `n`
+    /// positions given as input planes (`planes * size²` floats each, plane-major).
+    pub fn forward(
+        &self,
+        input: &[f32],
+        n: usize,
+        size: usize,
+        wanted: &[&[usize]],
+    ) -> (Vec<Vec<f32>>, Vec<f32>) {
+        assert_eq!(wanted.len(), n, "the logits wanted of each position");
         if self.simd && vnni_available() {
             // SAFETY: the CPU has the instructions (checked just above)
-            unsafe { self.forward_avx512(input, n, size) }
+            unsafe { self.forward_avx512(input, n, size, wanted) }
         } else {
-            self.forward_with(input, n, size)
+            self.forward_with(input, n, size, wanted)
         }
     }
 
@@ -388,17 +398,29 @@ impl Int8Net {
     /// the residual sums, quantising) run sixteen wide. Element-wise, so the results are the
     /// plain build's to the bit.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,fma")]
-    unsafe fn forward_avx512(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
-        self.forward_with(input, n, size)
+    unsafe fn forward_avx512(
+        &self,
+        input: &[f32],
+        n: usize,
+        size: usize,
+        wanted: &[&[usize]],
+    ) -> (Vec<Vec<f32>>, Vec<f32>) {
+        self.forward_with(input, n, size, wanted)
     }
 
     #[inline(always)]
-    fn forward_with(&self, input: &[f32], n: usize, size: usize) -> (Vec<f32>, Vec<f32>) {
+    fn forward_with(
+        &self,
+        input: &[f32],
+        n: usize,
+        size: usize,
+        wanted: &[&[usize]],
+    ) -> (Vec<Vec<f32>>, Vec<f32>) {
         let squares = size * size;
         let planes = input.len() / (n * squares).max(1);
         let grid = (size + 2) * (size + 2);
         let trunk = self.stem.cout_padded;
-        let widest = [&self.stem, &self.policy_features, &self.policy_squares]
+        let widest = [&self.stem, &self.policy_features, &self.value_features]
             .iter()
             .map(|c| c.cout_padded.max(c.cin))
             .max()
@@ -407,9 +429,7 @@ impl Int8Net {
         let mut bytes_in = vec![0u8; grid * self.stem.cin];
         let mut bytes = vec![0u8; grid * widest];
         let (mut h, mut t) = (vec![0f32; squares * trunk], vec![0f32; squares * widest]);
-        let mut head = vec![0f32; squares * widest];
-        let per = POLICY_CHANNELS * squares + 2;
-        let (mut logits, mut values) = (vec![0f32; n * per], vec![0f32; n]);
+        let (mut logits, mut values) = (Vec::with_capacity(n), vec![0f32; n]);
         for k in 0..n {
             let x = &input[k * planes * squares..(k + 1) * planes * squares];
             for sq in 0..squares {
@@ -423,8 +443,8 @@ impl Int8Net {
             let shape = (size, trunk, self.stem.cout);
             quantize(&h, shape, 1.0 / self.trunk_scales[0], &mut bytes, trunk);
             for (i, (a, b)) in self.blocks.iter().enumerate() {
+                // no ReLU first: quantising sends what is below 0 to 0
                 a.run(&bytes, size, &mut t, self.simd);
-                relu(&mut t[..squares * trunk]);
                 quantize(
                     &t,
                     shape,
@@ -444,47 +464,39 @@ impl Int8Net {
                     trunk,
                 );
             }
-            let out = &mut logits[k * per..(k + 1) * per];
-            self.policy(&bytes, size, (&mut t, &mut head), out);
+            logits.push(self.policy(&bytes, size, &mut t, wanted[k]));
             values[k] = self.value(&bytes, size, &mut t);
         }
         (logits, values)
     }
 
-    /// The policy logits from the trunk's bytes: a 1x1 convolution to features, one per square
-    /// and move channel, and two of the pooled features.
+    /// The policy logits at the indices `wanted` from the trunk's bytes: a 1x1 convolution to
+    /// features, then per square and move channel a dot product of that square's features,
+    /// and two logits of the pooled features.
     #[inline(always)]
-    fn policy(
-        &self,
-        trunk: &[u8],
-        size: usize,
-        (pf, sq): (&mut [f32], &mut [f32]),
-        out: &mut [f32],
-    ) {
+    fn policy(&self, trunk: &[u8], size: usize, pf: &mut [f32], wanted: &[usize]) -> Vec<f32> {
         let squares = size * size;
         let (c, stride) = (self.policy_features.cout, self.policy_features.cout_padded);
         self.policy_features.run(trunk, size, pf, self.simd);
         relu(&mut pf[..squares * stride]);
-        let pooled = pooled(&pf[..squares * stride], stride, c);
-        let mut bytes = vec![0u8; (size + 2) * (size + 2) * self.policy_squares.cin];
-        let shape = (size, stride, c);
-        quantize(
-            pf,
-            shape,
-            1.0 / self.policy_scale,
-            &mut bytes,
-            self.policy_squares.cin,
-        );
-        let conv = &self.policy_squares;
-        conv.run(&bytes, size, sq, self.simd);
-        // the kernel writes square by square, the logits go channel by channel
-        for (ch, logits) in out.chunks_mut(squares).take(conv.cout).enumerate() {
-            for (s, logit) in logits.iter_mut().enumerate() {
-                *logit = sq[s * conv.cout_padded + ch];
-            }
-        }
-        let global = self.policy_global.apply(&pooled);
-        out[conv.cout * squares..].copy_from_slice(&global);
+        let on_squares = POLICY_CHANNELS * squares;
+        let global = wanted.iter().any(|&i| i >= on_squares).then(|| {
+            self.policy_global
+                .apply(&pooled(&pf[..squares * stride], stride, c))
+        });
+        wanted
+            .iter()
+            .map(|&i| match &global {
+                Some(g) if i >= on_squares => g[i - on_squares],
+                _ => {
+                    let (channel, square) = (i / squares, i % squares);
+                    let w = &self.policy_squares.weights[channel * c..(channel + 1) * c];
+                    let features = &pf[square * stride..square * stride + c];
+                    let dot: f32 = w.iter().zip(features).map(|(a, b)| a * b).sum();
+                    self.policy_squares.bias[channel] + dot
+                }
+            })
+            .collect()
     }
 
     #[inline(always)]
@@ -564,11 +576,21 @@ mod tests {
         (int8, f32, planes, v.size)
     }
 
+    /// Every policy index of each of `n` positions.
+    fn every_logit(n: usize, size: usize) -> Vec<&'static [usize]> {
+        let all: Vec<usize> = (0..POLICY_CHANNELS * size * size + 2).collect();
+        vec![Vec::leak(all); n]
+    }
+
     #[test]
     fn the_vnni_kernel_and_the_plain_sums_agree_bit_for_bit() {
         let (int8, _, planes, size) = forms("tavlei", 24);
-        let simd = int8.forward(&planes, 24, size);
-        let plain = int8.clone().without_simd().forward(&planes, 24, size);
+        let every = every_logit(24, size);
+        let simd = int8.forward(&planes, 24, size, &every);
+        let plain = int8
+            .clone()
+            .without_simd()
+            .forward(&planes, 24, size, &every);
         assert_eq!(simd, plain);
     }
 
@@ -577,7 +599,8 @@ mod tests {
         for variant in ["brandubh", "tablut", "tavlei", "copenhagen"] {
             let n = 64;
             let (int8, f32, planes, size) = forms(variant, n);
-            let (p1, v1) = int8.forward(&planes, n, size);
+            let (p1, v1) = int8.forward(&planes, n, size, &every_logit(n, size));
+            let p1: Vec<f32> = p1.concat();
             let x = Tensor::from_slice(&planes).view([n as i64, -1, size as i64, size as i64]);
             let (p0, v0) = f32.forward(&x);
             let priors = |t: Tensor| t.view([n as i64, -1]).softmax(1, Kind::Float);
