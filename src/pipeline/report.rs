@@ -215,11 +215,14 @@ pub fn write_report(
             .iter()
             .map(|r| {
                 let s = &r.selfplay;
-                format!("{}: {} of {}", r.generation, s.alpha_beta_starts, s.games)
+                format!(
+                    "{}: {} of {}",
+                    r.generation, s.alpha_beta_starts, s.games_played
+                )
             })
             .collect();
         md += &format!(
-            "Self-play games that started after alpha-beta's first plies (`[selfplay.starts]`; those plies are in the columns' outcomes and lengths, not in the positions), by generation (a resumed stage counts only the games it played after resuming): {}.\n\n",
+            "Self-play games that started after alpha-beta's first plies (`[selfplay.starts]`; those plies are in the columns' outcomes and lengths, not in the positions), of the games played (with samples or without), by generation (a resumed stage counts only the games it played after resuming): {}.\n\n",
             counts.join(", ")
         );
     }

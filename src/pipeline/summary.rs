@@ -75,10 +75,13 @@ pub struct SelfplaySummary {
     /// written before it existed.
     #[serde(default = "equal_budgets")]
     pub attacker_search_ratio: f64,
-    /// Games that started from alpha-beta's first plies (`selfplay.starts`) among those this
-    /// stage played (a resumed stage: after it resumed).
+    /// Games that started from alpha-beta's first plies (`selfplay.starts`) among the
+    /// `games_played` this stage played (a resumed stage: after it resumed), with or without
+    /// samples (`games` counts only the games stored with samples).
     #[serde(default)]
     pub alpha_beta_starts: u64,
+    #[serde(default)]
+    pub games_played: u64,
 }
 
 fn equal_budgets() -> f64 {
@@ -124,6 +127,7 @@ impl SelfplaySummary {
             workers: run.workers,
             attacker_search_ratio: 1.0,
             alpha_beta_starts: run.alpha_beta_starts,
+            games_played: run.games,
         })
     }
 }

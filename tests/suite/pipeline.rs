@@ -612,10 +612,12 @@ fn a_pipeline_starts_self_play_from_alpha_beta_and_says_how_often() {
     });
     let records = run_pipeline(&cfg, &run, tch::Device::Cpu, &mut Quiet).expect("a generation");
     let s = &records[0].selfplay;
-    assert_eq!(s.alpha_beta_starts, s.games, "{s:?}");
+    assert_eq!(s.games_played, cfg.games_per_generation, "{s:?}");
+    assert_eq!(s.alpha_beta_starts, s.games_played, "{s:?}");
     let summary =
         tavlei::pipeline::report::write_report(&run, "brandubh", &cfg.eval, &records, None, 1.0)
             .expect("report");
-    let line = format!("by generation (a resumed stage counts only the games it played after resuming): 0: {} of {}.", s.games, s.games);
+    let n = s.games_played;
+    let line = format!("of the games played (with samples or without), by generation (a resumed stage counts only the games it played after resuming): 0: {n} of {n}.");
     assert!(summary.contains(&line), "{summary}");
 }

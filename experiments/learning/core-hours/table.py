@@ -22,7 +22,8 @@ import checkpoint  # noqa: E402
 # the network anchor of each variant's runs (score.sh plays them)
 NETWORK_ANCHOR = {"tablut": "the first Tablut network at 100 ms",
                   "tavlei": "the Tavlei network of 2026-12-02 at 100 ms"}
-COLOURS = {"base": "#1f77b4", "wide": "#d62728", "bf16": "#2ca02c"}
+COLOURS = {"base": "#1f77b4", "wide": "#d62728", "bf16": "#2ca02c", "nnueteacher": "#9467bd",
+           "noreps": "#ff7f0e", "abstarts": "#8c564b", "sidebalance": "#e377c2"}
 
 
 def record(side, ends):
