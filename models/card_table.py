@@ -54,9 +54,9 @@ def wdl(w):
 
 def budget(spec):
     """An agent's budget: the last part of its spec that is not a file (`:eval=`, `:nnue=`) or a
-    network setting (`:leaf=K`, `:bf16`)."""
+    network setting (`:leaf=K`, `:bf16`, `:int8`)."""
     skipped = ("eval=", "nnue=", "leaf=")
-    parts = [p for p in spec.split(":") if not p.startswith(skipped) and p != "bf16"]
+    parts = [p for p in spec.split(":") if not p.startswith(skipped) and p not in ("bf16", "int8")]
     b = parts[-1]
     if spec.startswith("ab:") and b.isdigit():
         return f"depth {b}"
