@@ -27,6 +27,21 @@ fn tavlei_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("finishes")
 }
 
+/// A fresh 1x8 network of `variant` at `checkpoint` (through `init-model`).
+fn tiny_network(variant: &str, checkpoint: &str) {
+    stdout(&tavlei(&[
+        "init-model",
+        "--variant",
+        variant,
+        "--blocks",
+        "1",
+        "--channels",
+        "8",
+        "--checkpoint",
+        checkpoint,
+    ]));
+}
+
 fn stdout(out: &Output) -> String {
     assert!(
         out.status.success(),
@@ -941,17 +956,7 @@ fn grow_writes_a_larger_network_and_refuses_to_shrink() {
     let small = tmp.path().join("small.safetensors");
     let large = tmp.path().join("large.safetensors");
     let path = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_string();
-    stdout(&tavlei(&[
-        "init-model",
-        "--variant",
-        "brandubh",
-        "--blocks",
-        "1",
-        "--channels",
-        "8",
-        "--checkpoint",
-        &path(&small),
-    ]));
+    tiny_network("brandubh", &path(&small));
     let text = stdout(&tavlei(&[
         "grow",
         &path(&small),
@@ -1021,17 +1026,7 @@ fn data_calibration_measures_each_side_against_the_stored_results() {
         "--teacher",
         "ab:2",
     ]));
-    stdout(&tavlei(&[
-        "init-model",
-        "--variant",
-        "brandubh",
-        "--blocks",
-        "1",
-        "--channels",
-        "8",
-        "--checkpoint",
-        &model,
-    ]));
+    tiny_network("brandubh", &model);
     let report = json_lines(&stdout(&tavlei(&[
         "data",
         "calibration",
@@ -1101,17 +1096,7 @@ fn data_calibration_measures_each_side_against_the_stored_results() {
     assert_eq!(few[0]["samples"], 7);
     // a Tablut network is not measured on Brandubh games
     let other = path("tablut.safetensors");
-    stdout(&tavlei(&[
-        "init-model",
-        "--variant",
-        "tablut",
-        "--blocks",
-        "1",
-        "--channels",
-        "8",
-        "--checkpoint",
-        &other,
-    ]));
+    tiny_network("tablut", &other);
     let refused = tavlei(&["data", "calibration", &games, "--model", &other]);
     assert!(!refused.status.success());
     let stderr = String::from_utf8_lossy(&refused.stderr);
