@@ -262,5 +262,11 @@ fn print_summary(summary: &GenerateSummary, variant: &str, player: &str, out: &s
         share(summary.defender_wins),
         share(summary.draws),
     );
+    if summary.alpha_beta_starts > 0 {
+        println!(
+            "{} games started after alpha-beta's first plies ([starts]; those plies are not in the positions)",
+            summary.alpha_beta_starts
+        );
+    }
     println!("shards and game records in {}", out.display());
 }

@@ -1102,3 +1102,40 @@ fn data_calibration_measures_each_side_against_the_stored_results() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("tablut.safetensors"), "{stderr}");
 }
+
+/// `[starts]` in a self-play config reaches the games, and the command says how many started
+/// from alpha-beta's play.
+#[test]
+fn selfplay_from_alpha_beta_starts_says_how_many() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let config = std::fs::read_to_string("configs/selfplay.toml").expect("the documented config");
+    let text = config
+        .replace("simulations = 64", "simulations = 8")
+        .replace(
+            "# [starts]\n# share = 0.25\n# plies = [4, 40]\n# agent = \"ab:2\"",
+            "[starts]\nshare = 1.0\nplies = [2, 6]\nagent = \"ab:1\"",
+        );
+    assert_ne!(text, config, "configs/selfplay.toml documents [starts]");
+    let cfg = tmp.path().join("starts.toml");
+    std::fs::write(&cfg, text).expect("writes");
+    let out = tmp.path().join("games");
+    let printed = stdout(&tavlei(&[
+        "selfplay",
+        "--variant",
+        "brandubh",
+        "--rollouts",
+        "2",
+        "--config",
+        cfg.to_str().expect("utf-8"),
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]));
+    assert!(
+        printed.contains("3 games started after alpha-beta's first plies"),
+        "{printed}"
+    );
+}
