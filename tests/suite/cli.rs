@@ -861,6 +861,13 @@ fn tune_fits_the_evaluation_to_stored_games_and_the_tuned_agent_plays() {
 #[test]
 fn info_loads_libtorchs_cuda_half_only_where_a_driver_is() {
     let text = stdout(&tavlei(&["info"]));
+    // and says which int8 kernels this CPU runs
+    let kernels = if tavlei::nn::int8::vnni_available() {
+        "int8 inference: AVX-512 VNNI"
+    } else {
+        "int8 inference: plain Rust"
+    };
+    assert!(text.contains(kernels), "{text}");
     if tavlei::nn::device::gpu_driver_present() {
         assert!(
             text.contains("CUDA library loaded") || text.contains("not loadable"),
