@@ -20,7 +20,9 @@ use crate::search::{Evaluation, Evaluator, Request};
 /// the default layout above (batch 1: 1.3-1.7x the module with channels-last, 1.0-1.2x without;
 /// batch 64: the other way round); in bf16, channels-last from 2 positions (Copenhagen 3x32:
 /// 1.4x f32 at batch 8, 2.1x at 64), and a lone position in f32 channels-last, where bf16 is
-/// about half as fast (`experiments/network-speed/bf16/`).
+/// about half as fast (`experiments/network-speed/bf16/`). In int8 every batch runs in the 8-bit
+/// form (`nn::int8`: 3.4-8.3x f32, `experiments/network-speed/int8/`), which computes only the
+/// legal moves' logits.
 pub struct NetworkEvaluator {
     pub network: Network,
     precision: Precision,

@@ -6,8 +6,9 @@
 //! seen on calibration positions) by 8-bit weights (signed, scaled per output channel), and sums
 //! in 32-bit integers: with the AVX-512 VNNI dot-product instruction where the CPU has it, by the
 //! same integer arithmetic in plain Rust elsewhere (the two are bit-identical, tested). The
-//! residual stream, biases, pooling, the small linear layers and the outputs stay in f32. The
-//! outputs differ from f32's by the quantisation (measured against it in the tests and
+//! residual stream, biases, pooling, the small linear layers and the outputs stay in f32, and
+//! the per-square policy logits are computed only where asked (a search wants its legal moves'),
+//! as f32 dot products of the policy features. The outputs differ from f32's by the quantisation (measured against it in the tests and
 //! `benches/inference.rs`), so int8 is a choice a run makes and reports (`Precision::Int8`).
 
 use std::sync::Arc;
@@ -304,8 +305,7 @@ pub(crate) struct FloatLayers {
 #[derive(Clone, Debug)]
 pub struct Int8Net {
     stem: QConv,
-    /// Each block's two convolutions, with the byte scales of their outputs (the block's
-    /// middle and the trunk after it).
+    /// Each block's two convolutions.
     blocks: Vec<(QConv, QConv)>,
     /// Units per byte of the trunk after the stem and of each block's middle and output: the
     /// inverse is what quantising multiplies by.
