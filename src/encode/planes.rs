@@ -158,6 +158,19 @@ impl Encoding {
         }
     }
 
+    /// The planes of each of `positions` (all of one board size), one after another.
+    pub fn encode_batch(self, positions: &[&Position]) -> Vec<f32> {
+        let Some(first) = positions.first() else {
+            return Vec::new();
+        };
+        let per = self.planes() * first.variant().squares;
+        let mut out = vec![0.0; per * positions.len()];
+        for (pos, chunk) in positions.iter().zip(out.chunks_mut(per)) {
+            self.encode_into(pos, chunk);
+        }
+        out
+    }
+
     /// The planes of `pos` in a new vector.
     pub fn encode(self, pos: &Position) -> Vec<f32> {
         let mut out = vec![0.0; self.planes() * pos.variant().squares];

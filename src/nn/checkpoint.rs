@@ -244,12 +244,7 @@ impl Network {
             return Ok((vec![], vec![]));
         };
         let size = first.variant().size;
-        let encoding = self.encoding();
-        let per = encoding.planes() * size * size;
-        let mut input = vec![0.0f32; per * positions.len()];
-        for (pos, chunk) in positions.iter().zip(input.chunks_mut(per)) {
-            encoding.encode_into(pos, chunk);
-        }
+        let input = self.encoding().encode_batch(positions);
         self.evaluate_planes_with(&input, positions.len(), size, forward)
     }
 

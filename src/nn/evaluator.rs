@@ -105,12 +105,7 @@ impl Evaluator for NetworkEvaluator {
         let size = first.variant().size;
         let positions: Vec<&Position> = requests.iter().map(|(p, _)| *p).collect();
         if self.precision == Precision::Int8 {
-            let encoding = self.network.encoding();
-            let per = encoding.planes() * size * size;
-            let mut planes = vec![0.0f32; per * positions.len()];
-            for (pos, chunk) in positions.iter().zip(planes.chunks_mut(per)) {
-                encoding.encode_into(pos, chunk);
-            }
+            let planes = self.network.encoding().encode_batch(&positions);
             // the logits of the legal moves only: the rest are never read
             let wanted: Vec<Vec<usize>> = requests
                 .iter()
