@@ -78,25 +78,20 @@ mod tests {
     /// 90 samples of attackers' wins (seen from both sides to move), 10 of defenders' wins and
     /// 5 of draws.
     fn window() -> Vec<Sample> {
-        let mut out = Vec::new();
-        for i in 0..90 {
-            let (side, result) = if i % 2 == 0 {
-                (Side::Attackers, 1.0)
-            } else {
-                (Side::Defenders, -1.0)
-            };
-            out.push(sample(side, result));
-        }
-        for i in 0..10 {
-            let (side, result) = if i % 2 == 0 {
-                (Side::Defenders, 1.0)
-            } else {
-                (Side::Attackers, -1.0)
-            };
-            out.push(sample(side, result));
-        }
+        let mut out = wins(90, Side::Attackers);
+        out.extend(wins(10, Side::Defenders));
         out.extend((0..5).map(|_| sample(Side::Attackers, 0.0)));
         out
+    }
+
+    /// `n` samples of games `winner` won, the winner and the loser to move in turn.
+    fn wins(n: usize, winner: Side) -> Vec<Sample> {
+        (0..n)
+            .map(|i| match i % 2 {
+                0 => sample(winner, 1.0),
+                _ => sample(winner.opponent(), -1.0),
+            })
+            .collect()
     }
 
     fn total(samples: &[Sample], w: &SideWeights, won_by: Side) -> f32 {
