@@ -38,14 +38,9 @@ pub fn run(args: InfoArgs) -> Result<()> {
     }
     println!("device for networks: {device:?}");
     // int8 inference (`precision = "int8"`, `:int8`) is fast only with these instructions
-    let vnni = tavlei::nn::int8::vnni_available();
     println!(
         "int8 inference: {}",
-        if vnni {
-            "AVX-512 VNNI"
-        } else {
-            "plain Rust (no AVX-512 VNNI on this CPU: slower than f32)"
-        }
+        tavlei::nn::int8::Kernel::best().describe()
     );
     println!("presets: {}", tavlei::rules::presets::PRESET_NAMES.len());
     Ok(())

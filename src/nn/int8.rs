@@ -4,8 +4,9 @@
 //! folded network (`nn::folded`) multiplies 8-bit activations (unsigned: each convolution's
 //! input is a ReLU's output or the input planes, all >= 0, scaled per layer to the largest value
 //! seen on calibration positions) by 8-bit weights (signed, scaled per output channel), and sums
-//! in 32-bit integers: with the AVX-512 VNNI dot-product instruction where the CPU has it, by the
-//! same integer arithmetic in plain Rust elsewhere (the two are bit-identical, tested). The
+//! in 32-bit integers: with the AVX-512 VNNI dot-product instruction where the CPU has it, with
+//! AVX2's 16-bit multiply-adds (bytes widened, so no sum saturates) where it has only AVX2, and by
+//! the same integer arithmetic in plain Rust elsewhere (all bit-identical, tested). The
 //! residual stream, biases, pooling, the small linear layers and the outputs stay in f32, and
 //! the per-square policy logits are computed only where asked (a search wants its legal moves'),
 //! as f32 dot products of the policy features. The outputs differ from f32's by the quantisation (measured against it in the tests and
@@ -25,6 +26,90 @@ use crate::rules::{Position, Variant};
 const LANES: usize = 16;
 /// Input channels one lane's dot product takes (4 bytes of a 32-bit lane).
 const DEPTH: usize = 4;
+/// Output channels one 256-bit accumulator holds (8 lanes of i32), for the AVX2 kernel, whose
+/// lanes each take two input channels (two 16-bit products).
+const LANES_AVX2: usize = 8;
+
+/// The environment variable that picks an int8 kernel other than the fastest.
+pub const KERNEL_VAR: &str = "TAVLEI_INT8_KERNEL";
+
+/// Which instructions compute a convolution's integer sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// AVX-512 VNNI `vpdpbusd`: 64 byte products an instruction.
+    Vnni,
+    /// AVX2 `vpmaddwd` on bytes widened to 16 bits: 16 products an instruction.
+    Avx2,
+    /// Plain Rust, on any CPU.
+    Plain,
+}
+
+impl Kernel {
+    /// The kernel int8 networks use: the fastest this CPU runs, or the one the environment
+    /// variable `TAVLEI_INT8_KERNEL` names (`vnni`, `avx2`, `plain`; to compare them, as the
+    /// benchmarks do) where the CPU runs it (checked once).
+    pub fn best() -> Kernel {
+        static BEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            let fastest = [Kernel::Vnni, Kernel::Avx2]
+                .into_iter()
+                .find(|k| k.available())
+                .unwrap_or(Kernel::Plain);
+            let Ok(name) = std::env::var(KERNEL_VAR) else {
+                return fastest;
+            };
+            match Kernel::named(&name) {
+                Some(k) if k.available() => k,
+                _ => {
+                    eprintln!(
+                        "tavlei: {KERNEL_VAR}={name:?} is not a kernel this CPU runs \
+                         (vnni, avx2, plain); using {fastest:?}"
+                    );
+                    fastest
+                }
+            }
+        })
+    }
+
+    fn named(name: &str) -> Option<Kernel> {
+        match name {
+            "vnni" => Some(Kernel::Vnni),
+            "avx2" => Some(Kernel::Avx2),
+            "plain" => Some(Kernel::Plain),
+            _ => None,
+        }
+    }
+
+    /// Whether this CPU has the kernel's instructions.
+    pub fn available(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Kernel::Vnni => {
+                    is_x86_feature_detected!("avx512f")
+                        && is_x86_feature_detected!("avx512bw")
+                        && is_x86_feature_detected!("avx512vnni")
+                        && is_x86_feature_detected!("fma")
+                }
+                Kernel::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
+                Kernel::Plain => true,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Kernel::Plain
+        }
+    }
+
+    /// What `tavlei info` says of it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kernel::Vnni => "AVX-512 VNNI",
+            Kernel::Avx2 => "AVX2 (16-bit multiply-adds: a quarter of VNNI's products an instruction)",
+            Kernel::Plain => "plain Rust (no AVX2 or AVX-512 VNNI on this CPU: slower than f32)",
+        }
+    }
+}
 
 fn round_up(n: usize, m: usize) -> usize {
     n.div_ceil(m) * m
@@ -44,6 +129,9 @@ pub(crate) struct QConv {
     cout_padded: usize,
     /// `[cout_padded / LANES][kernel²][cin / DEPTH][LANES][DEPTH]`
     weights: Vec<i8>,
+    /// The same weights for the AVX2 kernel, widened:
+    /// `[cout_padded / LANES_AVX2][kernel²][cin / 2][LANES_AVX2][2]`
+    weights_avx2: Vec<i16>,
     /// Per padded output channel: the input's scale times the channel's weight scale, and the
     /// bias (zero on padding).
     scale: Vec<f32>,
@@ -65,6 +153,7 @@ impl QConv {
         let taps = kernel * kernel;
         let per_out = cin * taps;
         let mut q = vec![0i8; cout_padded * taps * cin_padded];
+        let mut wide = vec![0i16; cout_padded * taps * cin_padded];
         let (mut scale, mut biases) = (vec![0.0f32; cout_padded], vec![0.0f32; cout_padded]);
         for oc in 0..cout {
             let w = &weights[oc * per_out..(oc + 1) * per_out];
@@ -81,6 +170,12 @@ impl QConv {
                         * DEPTH
                         + ic % DEPTH;
                     q[at] = value;
+                    let at = (((oc / LANES_AVX2 * taps + t) * (cin_padded / 2) + ic / 2)
+                        * LANES_AVX2
+                        + oc % LANES_AVX2)
+                        * 2
+                        + ic % 2;
+                    wide[at] = i16::from(value);
                 }
             }
         }
@@ -90,6 +185,7 @@ impl QConv {
             cout,
             cout_padded,
             weights: q,
+            weights_avx2: wide,
             scale,
             bias: biases,
         }
@@ -103,18 +199,19 @@ impl QConv {
 
     /// The convolution of `input` (a `(size + 2)²` grid of `cin` channels, zero on the border)
     /// into `out` (`size²` squares of `cout_padded` channels, row-major), in f32.
-    pub(crate) fn run(&self, input: &[u8], size: usize, out: &mut [f32], simd: bool) {
+    /// `kernel` must be available on this CPU (`Int8Net` checks when it is chosen).
+    pub(crate) fn run(&self, input: &[u8], size: usize, out: &mut [f32], kernel: Kernel) {
         assert!(
             input.len() >= (size + 2) * (size + 2) * self.cin,
             "input grid"
         );
         assert!(out.len() >= size * size * self.cout_padded, "output");
-        if simd && vnni_available() {
-            // SAFETY: the CPU has the instructions (checked just above), and the asserts
-            // bound every index the kernel reads or writes
-            unsafe { self.run_vnni(input, size, out) }
-        } else {
-            self.run_scalar(input, size, out);
+        match kernel {
+            // SAFETY (both): the CPU has the instructions (checked when the kernel was chosen),
+            // and the asserts bound every index the kernel reads or writes
+            Kernel::Vnni => unsafe { self.run_vnni(input, size, out) },
+            Kernel::Avx2 => unsafe { self.run_avx2(input, size, out) },
+            Kernel::Plain => self.run_scalar(input, size, out),
         }
     }
 
@@ -201,21 +298,69 @@ impl QConv {
             }
         }
     }
-}
 
-/// Whether this CPU runs the VNNI kernel (checked once).
-pub fn vnni_available() -> bool {
-    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vnni")
+    /// The same sums with `vpmaddwd`: the input's bytes are first widened to pairs of 16-bit
+    /// values (two input channels in one 32-bit word), so that each instruction multiplies
+    /// one pair by the two weights of eight output channels and adds the two products in
+    /// 32 bits, where no sum of byte products can saturate (`vpmaddubsw`'s 16-bit sums could).
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn run_avx2(&self, input: &[u8], size: usize, out: &mut [f32]) {
+        let pairs: Vec<u32> = input[..(size + 2) * (size + 2) * self.cin]
+            .chunks_exact(2)
+            .map(|two| u32::from(two[0]) | u32::from(two[1]) << 16)
+            .collect();
+        let squares = size * size;
+        let mut first = 0;
+        while first + 8 <= squares {
+            self.squares_avx2::<8>(&pairs, size, first, out);
+            first += 8;
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+        while first < squares {
+            self.squares_avx2::<1>(&pairs, size, first, out);
+            first += 1;
         }
-    })
+    }
+
+    /// Output squares `first..first + N` (row-major), every output channel, from the input
+    /// grid as 16-bit pairs.
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn squares_avx2<const N: usize>(
+        &self,
+        pairs: &[u32],
+        size: usize,
+        first: usize,
+        out: &mut [f32],
+    ) {
+        use std::arch::x86_64::*;
+        let (per_cell, taps): (usize, Vec<_>) = (self.cin / 2, self.taps().collect());
+        let (w, inp, o) = (self.weights_avx2.as_ptr(), pairs.as_ptr(), out.as_mut_ptr());
+        let cells: [usize; N] = std::array::from_fn(|j| {
+            let (y, x) = ((first + j) / size, (first + j) % size);
+            y * (size + 2) + x
+        });
+        for block in 0..self.cout_padded / LANES_AVX2 {
+            let mut acc = [_mm256_setzero_si256(); N];
+            for (t, &(dy, dx)) in taps.iter().enumerate() {
+                let shift = dy * (size + 2) + dx;
+                let weights = w.add((block * taps.len() + t) * per_cell * LANES_AVX2 * 2);
+                for p in 0..per_cell {
+                    let b = _mm256_loadu_si256(weights.add(p * LANES_AVX2 * 2) as *const _);
+                    for j in 0..N {
+                        let pair = *inp.add((cells[j] + shift) * per_cell + p);
+                        let a = _mm256_set1_epi32(pair as i32);
+                        acc[j] = _mm256_add_epi32(acc[j], _mm256_madd_epi16(a, b));
+                    }
+                }
+            }
+            let at = block * LANES_AVX2;
+            let scale = _mm256_loadu_ps(self.scale.as_ptr().add(at));
+            let bias = _mm256_loadu_ps(self.bias.as_ptr().add(at));
+            for (j, a) in acc.iter().enumerate() {
+                let value = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*a), scale, bias);
+                _mm256_storeu_ps(o.add((first + j) * self.cout_padded + at), value);
+            }
+        }
+    }
 }
 
 /// Writes `values` (`size²` squares of `stride` channels, the first `channels` of them, none
@@ -319,8 +464,8 @@ pub struct Int8Net {
     value_features: QConv,
     value_hidden: Linear,
     value_out: Linear,
-    /// The kernels: VNNI where the CPU has it (false: the plain-Rust sums, for tests).
-    simd: bool,
+    /// The convolutions' kernel: the CPU's fastest unless chosen (tests compare them).
+    kernel: Kernel,
 }
 
 /// The input planes are in [0, 1]: a byte is 1/255.
@@ -365,13 +510,18 @@ impl Int8Net {
             value_features: conv(&layers.value_features, trunk_out),
             value_hidden: layers.value_hidden,
             value_out: layers.value_out,
-            simd: true,
+            kernel: Kernel::best(),
         }
     }
 
-    /// The same network computing its sums in plain Rust (for tests: bit-identical).
-    pub fn without_simd(mut self) -> Int8Net {
-        self.simd = false;
+    /// The same network computing its sums with `kernel` (for tests: all are bit-identical).
+    /// Panics when this CPU lacks the kernel's instructions.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Int8Net {
+        assert!(
+            kernel.available(),
+            "{kernel:?} is not available on this CPU"
+        );
+        self.kernel = kernel;
         self
     }
 
@@ -386,11 +536,11 @@ impl Int8Net {
         wanted: &[&[usize]],
     ) -> (Vec<Vec<f32>>, Vec<f32>) {
         assert_eq!(wanted.len(), n, "the logits wanted of each position");
-        if self.simd && vnni_available() {
-            // SAFETY: the CPU has the instructions (checked just above)
-            unsafe { self.forward_avx512(input, n, size, wanted) }
-        } else {
-            self.forward_with(input, n, size, wanted)
+        match self.kernel {
+            // SAFETY (both): the CPU has the instructions (checked when the kernel was chosen)
+            Kernel::Vnni => unsafe { self.forward_avx512(input, n, size, wanted) },
+            Kernel::Avx2 => unsafe { self.forward_avx2(input, n, size, wanted) },
+            Kernel::Plain => self.forward_with(input, n, size, wanted),
         }
     }
 
@@ -399,6 +549,18 @@ impl Int8Net {
     /// plain build's to the bit.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni,fma")]
     unsafe fn forward_avx512(
+        &self,
+        input: &[f32],
+        n: usize,
+        size: usize,
+        wanted: &[&[usize]],
+    ) -> (Vec<Vec<f32>>, Vec<f32>) {
+        self.forward_with(input, n, size, wanted)
+    }
+
+    /// `forward_with` compiled for AVX2, eight wide (bit-identical, as above).
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn forward_avx2(
         &self,
         input: &[f32],
         n: usize,
@@ -438,13 +600,13 @@ impl Int8Net {
                     *byte = to_byte(x[p * squares + sq] * (1.0 / INPUT_SCALE));
                 }
             }
-            self.stem.run(&bytes_in, size, &mut h, self.simd);
+            self.stem.run(&bytes_in, size, &mut h, self.kernel);
             relu(&mut h);
             let shape = (size, trunk, self.stem.cout);
             quantize(&h, shape, 1.0 / self.trunk_scales[0], &mut bytes, trunk);
             for (i, (a, b)) in self.blocks.iter().enumerate() {
                 // no ReLU first: quantising sends what is below 0 to 0
-                a.run(&bytes, size, &mut t, self.simd);
+                a.run(&bytes, size, &mut t, self.kernel);
                 quantize(
                     &t,
                     shape,
@@ -452,7 +614,7 @@ impl Int8Net {
                     &mut bytes,
                     trunk,
                 );
-                b.run(&bytes, size, &mut t, self.simd);
+                b.run(&bytes, size, &mut t, self.kernel);
                 for (hv, tv) in h.iter_mut().zip(&t) {
                     *hv = (*hv + tv).max(0.0);
                 }
@@ -477,7 +639,7 @@ impl Int8Net {
     fn policy(&self, trunk: &[u8], size: usize, pf: &mut [f32], wanted: &[usize]) -> Vec<f32> {
         let squares = size * size;
         let (c, stride) = (self.policy_features.cout, self.policy_features.cout_padded);
-        self.policy_features.run(trunk, size, pf, self.simd);
+        self.policy_features.run(trunk, size, pf, self.kernel);
         relu(&mut pf[..squares * stride]);
         let on_squares = POLICY_CHANNELS * squares;
         let global = wanted.iter().any(|&i| i >= on_squares).then(|| {
@@ -503,7 +665,7 @@ impl Int8Net {
     fn value(&self, trunk: &[u8], size: usize, vf: &mut [f32]) -> f32 {
         let squares = size * size;
         let (c, stride) = (self.value_features.cout, self.value_features.cout_padded);
-        self.value_features.run(trunk, size, vf, self.simd);
+        self.value_features.run(trunk, size, vf, self.kernel);
         relu(&mut vf[..squares * stride]);
         let mut hidden = self
             .value_hidden
@@ -583,15 +745,26 @@ mod tests {
     }
 
     #[test]
-    fn the_vnni_kernel_and_the_plain_sums_agree_bit_for_bit() {
-        let (int8, _, planes, size) = forms("tavlei", 24);
-        let every = every_logit(24, size);
-        let simd = int8.forward(&planes, 24, size, &every);
-        let plain = int8
-            .clone()
-            .without_simd()
-            .forward(&planes, 24, size, &every);
-        assert_eq!(simd, plain);
+    fn every_kernel_this_cpu_runs_and_the_plain_sums_agree_bit_for_bit() {
+        // Copenhagen's 11x11 leaves squares past the last group of eight; tavlei's 9x9 too
+        for variant in ["tavlei", "copenhagen"] {
+            let (int8, _, planes, size) = forms(variant, 24);
+            let every = every_logit(24, size);
+            let plain = int8
+                .clone()
+                .with_kernel(Kernel::Plain)
+                .forward(&planes, 24, size, &every);
+            for kernel in [Kernel::Vnni, Kernel::Avx2]
+                .into_iter()
+                .filter(|k| k.available())
+            {
+                let fast = int8
+                    .clone()
+                    .with_kernel(kernel)
+                    .forward(&planes, 24, size, &every);
+                assert_eq!(fast, plain, "{variant}: {kernel:?}");
+            }
+        }
     }
 
     #[test]

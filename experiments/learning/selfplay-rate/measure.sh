@@ -6,11 +6,13 @@
 # flight), the same seed and games. Each process is pinned to a core of its own (taskset) with
 # one worker and one libtorch thread; pairs run at the same time so each sees the other's load.
 # Core-seconds are the process's user + system CPU time (/usr/bin/time), positions its own count.
-#   OLD_BIN=... NEW_BIN=... [GAMES=240] experiments/learning/selfplay-rate/measure.sh OUT_DIR
+# Without OLD_BIN only the last pair runs (today's f32 beside int8): int8's rate on a CPU
+# where the old generator was not built, e.g. to see which int8 kernel pays (`tavlei info`).
+#   [OLD_BIN=...] [NEW_BIN=...] [GAMES=240] experiments/learning/selfplay-rate/measure.sh OUT_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=${1:?out dir}
-OLD_BIN=${OLD_BIN:?the old generator}
+OLD_BIN=${OLD_BIN:-}
 NEW_BIN=${NEW_BIN:-./target/release/tavlei}
 GAMES=${GAMES:-240}
 here=experiments/learning/selfplay-rate
@@ -25,10 +27,12 @@ one() { # core name bin config
   rm -rf "$dir.games"
 }
 # the old generator beside today's in f32, then beside today's in bf16; then int8 beside f32
-one 0 old "$OLD_BIN" $here/copenhagen-run.toml &
-one 1 new-f32 "$NEW_BIN" $here/copenhagen-run.toml
-one 1 new-bf16 "$NEW_BIN" $here/copenhagen-run-bf16.toml
-wait
+if [ -n "$OLD_BIN" ]; then
+  one 0 old "$OLD_BIN" $here/copenhagen-run.toml &
+  one 1 new-f32 "$NEW_BIN" $here/copenhagen-run.toml
+  one 1 new-bf16 "$NEW_BIN" $here/copenhagen-run-bf16.toml
+  wait
+fi
 one 0 new-f32-again "$NEW_BIN" $here/copenhagen-run.toml &
 one 1 new-int8 "$NEW_BIN" $here/copenhagen-run-int8.toml
 wait

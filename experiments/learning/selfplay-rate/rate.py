@@ -1,5 +1,6 @@
 """The table of measure.sh: positions per core-second of each self-play process, and each
-against the old generator's (rate.md beside the raw outputs).
+against the old generator's, or today's f32 where the old one was not run (rate.md beside the
+raw outputs).
   python3 experiments/learning/selfplay-rate/rate.py OUT_DIR"""
 import re
 import sys
@@ -25,8 +26,10 @@ def main():
     out = Path(sys.argv[1])
     # measurements made before a generator existed have no file of it
     rows = {n: measure(out, n) for n, _ in NAMES if (out / f"{n}.txt").exists()}
-    base = rows["old"][1] / rows["old"][2]
-    lines = ["| generator | games | positions | core-seconds | wall seconds | positions per core-second | against the old |",
+    against = "old" if "old" in rows else "new-f32-again"
+    base = rows[against][1] / rows[against][2]
+    column = "against the old" if against == "old" else "against today's f32"
+    lines = [f"| generator | games | positions | core-seconds | wall seconds | positions per core-second | {column} |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, label in NAMES:
         if name not in rows:
