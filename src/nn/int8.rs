@@ -105,7 +105,9 @@ impl Kernel {
     pub fn describe(self) -> &'static str {
         match self {
             Kernel::Vnni => "AVX-512 VNNI",
-            Kernel::Avx2 => "AVX2 (16-bit multiply-adds: a quarter of VNNI's products an instruction)",
+            Kernel::Avx2 => {
+                "AVX2 (16-bit multiply-adds: a quarter of VNNI's products an instruction)"
+            }
             Kernel::Plain => "plain Rust (no AVX2 or AVX-512 VNNI on this CPU: slower than f32)",
         }
     }
