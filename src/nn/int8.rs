@@ -248,15 +248,12 @@ impl QConv {
     /// instructions that do not wait for each other.
     #[target_feature(enable = "avx512f,avx512vnni")]
     unsafe fn run_vnni(&self, input: &[u8], size: usize, out: &mut [f32]) {
-        let squares = size * size;
-        let mut first = 0;
-        while first + 8 <= squares {
-            self.squares_vnni::<8>(input, size, first, out);
-            first += 8;
-        }
-        while first < squares {
-            self.squares_vnni::<1>(input, size, first, out);
-            first += 1;
+        for (first, eight) in square_groups(size * size) {
+            if eight {
+                self.squares_vnni::<8>(input, size, first, out);
+            } else {
+                self.squares_vnni::<1>(input, size, first, out);
+            }
         }
     }
 
@@ -272,11 +269,7 @@ impl QConv {
         use std::arch::x86_64::*;
         let (groups, taps): (usize, Vec<_>) = (self.cin / DEPTH, self.taps().collect());
         let (w, inp, o) = (self.weights.as_ptr(), input.as_ptr(), out.as_mut_ptr());
-        // each square's cell in the padded grid (its top-left tap)
-        let cells: [usize; N] = std::array::from_fn(|j| {
-            let (y, x) = ((first + j) / size, (first + j) % size);
-            y * (size + 2) + x
-        });
+        let cells = grid_cells::<N>(size, first);
         for block in 0..self.cout_padded / LANES {
             let mut acc = [_mm512_setzero_si512(); N];
             for (t, &(dy, dx)) in taps.iter().enumerate() {
@@ -311,15 +304,12 @@ impl QConv {
             .chunks_exact(2)
             .map(|two| u32::from(two[0]) | u32::from(two[1]) << 16)
             .collect();
-        let squares = size * size;
-        let mut first = 0;
-        while first + 8 <= squares {
-            self.squares_avx2::<8>(&pairs, size, first, out);
-            first += 8;
-        }
-        while first < squares {
-            self.squares_avx2::<1>(&pairs, size, first, out);
-            first += 1;
+        for (first, eight) in square_groups(size * size) {
+            if eight {
+                self.squares_avx2::<8>(&pairs, size, first, out);
+            } else {
+                self.squares_avx2::<1>(&pairs, size, first, out);
+            }
         }
     }
 
@@ -336,10 +326,7 @@ impl QConv {
         use std::arch::x86_64::*;
         let (per_cell, taps): (usize, Vec<_>) = (self.cin / 2, self.taps().collect());
         let (w, inp, o) = (self.weights_avx2.as_ptr(), pairs.as_ptr(), out.as_mut_ptr());
-        let cells: [usize; N] = std::array::from_fn(|j| {
-            let (y, x) = ((first + j) / size, (first + j) % size);
-            y * (size + 2) + x
-        });
+        let cells = grid_cells::<N>(size, first);
         for block in 0..self.cout_padded / LANES_AVX2 {
             let mut acc = [_mm256_setzero_si256(); N];
             for (t, &(dy, dx)) in taps.iter().enumerate() {
@@ -363,6 +350,27 @@ impl QConv {
             }
         }
     }
+}
+
+/// The squares of a `squares`-square board as the kernels take them: groups of eight (their
+/// first square, `true`), then the rest one at a time (`false`).
+#[inline(always)]
+fn square_groups(squares: usize) -> impl Iterator<Item = (usize, bool)> {
+    let whole = squares / 8 * 8;
+    (0..whole)
+        .step_by(8)
+        .map(|first| (first, true))
+        .chain((whole..squares).map(|first| (first, false)))
+}
+
+/// Squares `first..first + N` (row-major on a `size`-square board): each one's cell in the
+/// padded grid (its top-left tap).
+#[inline(always)]
+fn grid_cells<const N: usize>(size: usize, first: usize) -> [usize; N] {
+    std::array::from_fn(|j| {
+        let (y, x) = ((first + j) / size, (first + j) % size);
+        y * (size + 2) + x
+    })
 }
 
 /// Writes `values` (`size²` squares of `stride` channels, the first `channels` of them, none
