@@ -218,18 +218,17 @@ impl QConv {
     }
 
     fn run_scalar(&self, input: &[u8], size: usize, out: &mut [f32]) {
-        let (groups, taps): (usize, Vec<_>) = (self.cin / DEPTH, self.taps().collect());
+        let (groups, taps) = (self.cin / DEPTH, self.kernel * self.kernel);
         for y in 0..size {
             for x in 0..size {
                 let o = &mut out[(y * size + x) * self.cout_padded..][..self.cout_padded];
                 for (oc, slot) in o.iter_mut().enumerate() {
                     let (block, lane) = (oc / LANES, oc % LANES);
                     let mut acc = 0i32;
-                    for (t, &(dy, dx)) in taps.iter().enumerate() {
+                    for (t, (dy, dx)) in self.taps().enumerate() {
                         let base = ((y + dy) * (size + 2) + x + dx) * self.cin;
                         for g in 0..groups {
-                            let w =
-                                (((block * taps.len() + t) * groups + g) * LANES + lane) * DEPTH;
+                            let w = (((block * taps + t) * groups + g) * LANES + lane) * DEPTH;
                             for i in 0..DEPTH {
                                 acc += i32::from(input[base + g * DEPTH + i])
                                     * i32::from(self.weights[w + i]);
@@ -267,14 +266,14 @@ impl QConv {
         out: &mut [f32],
     ) {
         use std::arch::x86_64::*;
-        let (groups, taps): (usize, Vec<_>) = (self.cin / DEPTH, self.taps().collect());
+        let (groups, taps) = (self.cin / DEPTH, self.kernel * self.kernel);
         let (w, inp, o) = (self.weights.as_ptr(), input.as_ptr(), out.as_mut_ptr());
         let cells = grid_cells::<N>(size, first);
         for block in 0..self.cout_padded / LANES {
             let mut acc = [_mm512_setzero_si512(); N];
-            for (t, &(dy, dx)) in taps.iter().enumerate() {
+            for (t, (dy, dx)) in self.taps().enumerate() {
                 let shift = dy * (size + 2) + dx;
-                let weights = w.add((block * taps.len() + t) * groups * LANES * DEPTH);
+                let weights = w.add((block * taps + t) * groups * LANES * DEPTH);
                 for g in 0..groups {
                     let b = _mm512_loadu_si512(weights.add(g * LANES * DEPTH) as *const _);
                     for j in 0..N {
@@ -324,14 +323,14 @@ impl QConv {
         out: &mut [f32],
     ) {
         use std::arch::x86_64::*;
-        let (per_cell, taps): (usize, Vec<_>) = (self.cin / 2, self.taps().collect());
+        let (per_cell, taps) = (self.cin / 2, self.kernel * self.kernel);
         let (w, inp, o) = (self.weights_avx2.as_ptr(), pairs.as_ptr(), out.as_mut_ptr());
         let cells = grid_cells::<N>(size, first);
         for block in 0..self.cout_padded / LANES_AVX2 {
             let mut acc = [_mm256_setzero_si256(); N];
-            for (t, &(dy, dx)) in taps.iter().enumerate() {
+            for (t, (dy, dx)) in self.taps().enumerate() {
                 let shift = dy * (size + 2) + dx;
-                let weights = w.add((block * taps.len() + t) * per_cell * LANES_AVX2 * 2);
+                let weights = w.add((block * taps + t) * per_cell * LANES_AVX2 * 2);
                 for p in 0..per_cell {
                     let b = _mm256_loadu_si256(weights.add(p * LANES_AVX2 * 2) as *const _);
                     for j in 0..N {
