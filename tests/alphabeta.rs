@@ -1,6 +1,6 @@
 //! The alpha-beta agent: forced wins found at `ab:3` on two presets, wins taken at once, escapes
-//! blocked, berserk chains and dice handled, limits honoured, legal moves on random positions,
-//! and the shipped config equal to the defaults.
+//! blocked, berserk chains and dice handled, limits honoured, late move reductions, legal moves
+//! on random positions, and the shipped config equal to the defaults.
 
 #[path = "../crates/tavlei-rules/tests/common/mod.rs"]
 mod common;
@@ -205,20 +205,7 @@ const BRANDUBH_CAPTURE_IN_TWO: &str = "
 #[test]
 fn blocks_a_one_move_escape() {
     // attackers to move; the king threatens i1 down the i-file, and only g2 can block it
-    let pos = setup(
-        "tavlei",
-        "
-        9 # . . A A A . . #
-        8 . . . . A . . . .
-        7 . . . . D . . . .
-        6 A . . . . . . . D
-        5 A A D . + . . . .
-        4 A . . . D . . . K
-        3 . . . . D . . . .
-        2 . . . . . . A . .
-        1 # . . A A A . . #",
-        Attackers,
-    );
+    let pos = setup("tavlei", TAVLEI_ESCAPE_TO_BLOCK, Attackers);
     assert!(wins_now(&after_pass(&pos), Defenders), "the threat is real");
     let r = search(&pos, Limit::Depth(2));
     let best = r.best.expect("a move");
@@ -229,6 +216,94 @@ fn blocks_a_one_move_escape() {
         name(&pos, Some(best))
     );
     assert!(r.score > -WIN_BOUND, "{r:?}");
+}
+
+#[test]
+fn late_move_reductions_keep_every_win_in_five_a_full_search_proves() {
+    // Brandubh positions from random games where the full search at depth 5 proves a win in
+    // five plies: with every quiet move after the first reduced as far as the depth allows, the
+    // reduced search one ply deeper still proves it
+    let mut found = 0;
+    for seed in 0..300u64 {
+        let pos = random_position("brandubh", seed, 10 + (seed % 40) as usize);
+        let full = search(&pos, Limit::Depth(5));
+        if full.score != WIN - 5 {
+            continue;
+        }
+        found += 1;
+        let reduced = reducing(4, 1).search(&pos, Limit::Depth(6));
+        assert_eq!(
+            reduced.score,
+            WIN - 5,
+            "seed {seed}: {reduced:?} against {full:?}"
+        );
+        if found == 10 {
+            break;
+        }
+    }
+    assert!(
+        found >= 5,
+        "only {found} wins in five among the random positions"
+    );
+}
+
+/// Attackers to move; the king threatens i1 down the i-file, and only g2 can block it.
+const TAVLEI_ESCAPE_TO_BLOCK: &str = "
+    9 # . . A A A . . #
+    8 . . . . A . . . .
+    7 . . . . D . . . .
+    6 A . . . . . . . D
+    5 A A D . + . . . .
+    4 A . . . D . . . K
+    3 . . . . D . . . .
+    2 . . . . . . A . .
+    1 # . . A A A . . #";
+
+/// An agent whose quiet moves after the first `start` at a node are searched `plies` shallower
+/// first (late move reductions).
+fn reducing(plies: u32, start: u32) -> AlphaBeta {
+    let mut config = AlphaBetaConfig::default();
+    config.search.tt_megabytes = 1;
+    config.search.late_move_reduction = plies;
+    config.search.late_move_start = start;
+    AlphaBeta::new(config, 7)
+}
+
+#[test]
+fn late_move_reductions_reach_the_same_depth_with_fewer_nodes() {
+    let pos = Position::start(&variant("copenhagen"));
+    let full = search(&pos, Limit::Depth(4));
+    let reduced = reducing(1, 4).search(&pos, Limit::Depth(4));
+    assert_eq!(reduced.depth, 4);
+    assert!(
+        reduced.nodes * 4 < full.nodes * 3,
+        "{} nodes reduced against {} in full",
+        reduced.nodes,
+        full.nodes
+    );
+    assert_eq!(reducing(0, 1).search(&pos, Limit::Depth(4)), full);
+}
+
+#[test]
+fn late_move_reductions_keep_forced_wins_and_blocks() {
+    // every quiet move after the first reduced as far as the depth allows: the tactics above
+    // still hold
+    for (preset, board, side) in [
+        ("copenhagen", COPENHAGEN_FORKS, Defenders),
+        ("brandubh", BRANDUBH_CAPTURE_IN_TWO, Attackers),
+    ] {
+        let pos = setup(preset, board, side);
+        let r = reducing(4, 1).search(&pos, Limit::Depth(5));
+        assert_eq!(r.score, WIN - 3, "{preset}: {r:?}");
+        assert!(
+            forces_win_in_three(&pos, r.best.expect("a move")),
+            "{preset}: {r:?}"
+        );
+    }
+    let pos = setup("tavlei", TAVLEI_ESCAPE_TO_BLOCK, Attackers);
+    let r = reducing(4, 1).search(&pos, Limit::Depth(4));
+    let next = after(&pos, r.best.expect("a move"));
+    assert!(!wins_now(&next, Defenders), "{r:?} leaves the escape open");
 }
 
 #[test]
@@ -616,6 +691,20 @@ proptest! {
         config.search.tt_megabytes = 1;
         config.search.quiescence = 6;
         let r = AlphaBeta::new(config, 7).search(&pos, Limit::Depth(2));
+        let moves = legal_moves(&pos);
+        match r.best {
+            Some(best) => prop_assert!(moves.contains(&best), "{pos:?}: {r:?}"),
+            None => prop_assert!(moves.is_empty(), "{pos:?}: no move returned"),
+        }
+        prop_assert!(r.score.abs() <= WIN, "{r:?}");
+    }
+
+    /// Late move reductions on every preset (berserk chains, dice, passes) still return a legal
+    /// move with a score a search can give.
+    #[test]
+    fn the_move_returned_with_reductions_is_legal(preset in 0..PRESET_NAMES.len(), seed: u64, plies in 0usize..80) {
+        let pos = random_position(PRESET_NAMES[preset], seed, plies);
+        let r = reducing(2, 1).search(&pos, Limit::Depth(3));
         let moves = legal_moves(&pos);
         match r.best {
             Some(best) => prop_assert!(moves.contains(&best), "{pos:?}: {r:?}"),

@@ -140,3 +140,40 @@ fn tuned_alphabeta_files_are_their_experiments_fits() {
     assert_eq!(tuned, fit);
     assert_ne!(tuned.eval, AlphaBetaConfig::default().eval);
 }
+
+/// The shipped hybrid with late move reductions is the settings file its 1 s matches played
+/// (only the comments differ), and it differs from the quiescence hybrid by the reductions alone.
+#[test]
+fn the_reductions_hybrid_is_the_file_its_matches_played() {
+    let load = |path: &str| AlphaBetaConfig::load(std::path::Path::new(path)).expect(path);
+    let shipped = load("configs/alphabeta/hybrid-reductions.toml");
+    let played = load("experiments/nnue/copenhagen/gen3-s1/reductions/hybrid-quiescence-lmr2.toml");
+    assert_eq!(shipped, played);
+    let mut without = shipped.clone();
+    without.search.late_move_reduction = 0;
+    assert_eq!(without, load("configs/alphabeta/hybrid-quiescence.toml"));
+    assert_eq!(shipped.search.late_move_reduction, 2);
+}
+
+#[test]
+fn late_move_reductions_out_of_range_are_named() {
+    let shipped = std::fs::read_to_string("configs/alphabeta.toml").expect("the shipped file");
+    for (from, to, says) in [
+        (
+            "late_move_reduction = 0",
+            "late_move_reduction = 5",
+            "late_move_reduction must lie in 0..=4",
+        ),
+        (
+            "late_move_start = 4",
+            "late_move_start = 0",
+            "late_move_start must be at least 1",
+        ),
+    ] {
+        assert!(shipped.contains(from), "{from}");
+        let err =
+            AlphaBetaConfig::parse(&shipped.replace(from, to), "reductions.toml").expect_err(to);
+        assert!(matches!(err, ConfigError::Invalid { .. }), "{to}: {err}");
+        assert!(err.to_string().contains(says), "{to}: {err}");
+    }
+}

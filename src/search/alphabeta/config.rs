@@ -57,6 +57,19 @@ pub struct SearchSettings {
     pub blend_attacking: f32,
     #[serde(default)]
     pub blend_defending: f32,
+    /// Late move reductions: where three or more plies are left to search, quiet moves ordered
+    /// after the first `late_move_start` (no capture, win, table or killer move, and not the
+    /// king's) are first searched this many plies shallower with a null window, and again at
+    /// full depth only when they beat alpha. 0: every move at full depth. Missing from older
+    /// files: 0 (and 4 for `late_move_start`).
+    #[serde(default)]
+    pub late_move_reduction: u32,
+    #[serde(default = "default_late_move_start")]
+    pub late_move_start: u32,
+}
+
+fn default_late_move_start() -> u32 {
+    SearchSettings::default().late_move_start
 }
 
 fn default_predict_iterations() -> bool {
@@ -73,6 +86,9 @@ pub const MAX_BLEND: f32 = 8.0;
 /// The most quiescence plies a settings file may ask for.
 pub const MAX_QUIESCENCE: u32 = 32;
 
+/// The most plies a late move reduction may take off.
+pub const MAX_REDUCTION: u32 = 4;
+
 impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
@@ -86,6 +102,8 @@ impl Default for SearchSettings {
             escape_threats: false,
             blend_attacking: 0.0,
             blend_defending: 0.0,
+            late_move_reduction: 0,
+            late_move_start: 4,
         }
     }
 }
@@ -93,7 +111,7 @@ impl Default for SearchSettings {
 /// The repository's settings files, built into the binary so that their names work from any
 /// directory (the balance study's default agent names one); a file at that path, where there is
 /// one, is read instead.
-const BUILT_IN: [(&str, &str); 5] = [
+const BUILT_IN: [(&str, &str); 6] = [
     (
         "configs/alphabeta/quiescence.toml",
         include_str!("../../../configs/alphabeta/quiescence.toml"),
@@ -113,6 +131,10 @@ const BUILT_IN: [(&str, &str); 5] = [
     (
         "configs/alphabeta/hybrid-quiescence.toml",
         include_str!("../../../configs/alphabeta/hybrid-quiescence.toml"),
+    ),
+    (
+        "configs/alphabeta/hybrid-reductions.toml",
+        include_str!("../../../configs/alphabeta/hybrid-reductions.toml"),
     ),
 ];
 
@@ -162,6 +184,17 @@ impl Settings for AlphaBetaConfig {
         }
         if s.quiescence > MAX_QUIESCENCE {
             return Err(format!("search.quiescence must lie in 0..={MAX_QUIESCENCE}").into());
+        }
+        if s.late_move_reduction > MAX_REDUCTION {
+            return Err(
+                format!("search.late_move_reduction must lie in 0..={MAX_REDUCTION}").into(),
+            );
+        }
+        if s.late_move_start == 0 {
+            return Err(
+                "search.late_move_start must be at least 1 (the first move is never reduced)"
+                    .into(),
+            );
         }
         for (name, w) in [
             ("blend_attacking", s.blend_attacking),

@@ -547,8 +547,13 @@ impl AlphaBeta {
             let score = if i == 0 {
                 self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
             } else {
-                // principal variation search: prove the rest worse with a null window
-                let s = self.child(pos, &child, depth - 1, ply + 1, alpha, alpha + 1);
+                // principal variation search: prove the rest worse with a null window, late
+                // quiet moves first at a reduced depth
+                let reduced = self.reduction(pos, mv, order, i, depth);
+                let mut s = self.child(pos, &child, depth - 1 - reduced, ply + 1, alpha, alpha + 1);
+                if reduced > 0 && s > alpha && !self.stopped {
+                    s = self.child(pos, &child, depth - 1, ply + 1, alpha, alpha + 1);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     self.child(pos, &child, depth - 1, ply + 1, alpha, beta)
                 } else {
@@ -594,6 +599,21 @@ impl AlphaBeta {
             },
         );
         best
+    }
+
+    /// Plies a late move reduction takes off the `i`-th move (ordered at `order`) at a node with
+    /// `depth` plies left: none for the first moves, forcing, table and killer moves, the
+    /// king's moves (escapes and forks start there) and near the leaves.
+    fn reduction(&self, pos: &Position, mv: Move, order: i32, i: usize, depth: u32) -> u32 {
+        let search = &self.config.search;
+        let late = i >= search.late_move_start as usize && order < ORDER_KILLER;
+        if search.late_move_reduction == 0 || depth < 3 || !late || !mv.moves_a_piece() {
+            return 0;
+        }
+        if Some(mv.from()) == pos.king() {
+            return 0;
+        }
+        search.late_move_reduction.min(depth - 2)
     }
 
     /// A leaf searched on through captures and immediate wins for up to `plies` more plies, so
