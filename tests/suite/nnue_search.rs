@@ -408,6 +408,14 @@ fn the_learned_evaluations_match_table_is_its_scripts() {
         "| 0.500 | +0 [-117, +117] | 1-1-8 | 8-1-1 | no_legal_moves 1 |",
         "| 0.675 | +127 [+16, +272] | 4-1-5 | 9-0-1 | encirclement 1, king_captured 2, no_legal_moves 1 |",
         "(copenhagen/gen3-s1/vs-ab-200ms-hybrid, copenhagen/gen3-s1/vs-ab-200ms-hybrid-quiescence): the same openings",
+        // the hybrid with late move reductions at 1 s on four sets of openings, and the
+        // quiescence hybrid again on seed 439's beside it
+        "| 0.600 | +70 [-26, +179] | 2-0-8 | 10-0-0 | encirclement 1, no_legal_moves 1 |",
+        "| 0.625 | +89 [-9, +203] | 2-1-7 | 10-0-0 | king_captured 1, no_legal_moves 1 |",
+        "| 0.750 | +191 [+67, +391] | 4-2-4 | 10-0-0 | encirclement 3, king_captured 1 |",
+        "| 0.700 | +147 [+35, +301] | 3-2-5 | 10-0-0 | encirclement 1, no_legal_moves 1, repetition 1 |",
+        "| 0.550 | +35 [-43, +116] | 1-0-9 | 10-0-0 | king_captured 1 |",
+        "copenhagen/gen3-s1/vs-ab-1s-hybrid-quiescence-seed439-epyc, copenhagen/gen3-s1/vs-ab-1s-hybrid-reductions-seed439): the same openings",
     ] {
         assert!(table.contains(figure), "results.md lacks `{figure}`");
     }
